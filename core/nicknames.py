@@ -1,0 +1,51 @@
+"""R25: anonymous players get a friendly generated nickname and may change it."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+
+from core import errors
+
+MIN_LENGTH = 3
+MAX_LENGTH = 20
+
+ADJECTIVES = (
+    "Amber", "Bold", "Brave", "Bright", "Calm", "Clever", "Cosmic", "Crisp", "Daring", "Eager",
+    "Fancy", "Fierce", "Gentle", "Golden", "Happy", "Jolly", "Keen", "Lively", "Lucky", "Merry",
+    "Mighty", "Nimble", "Noble", "Plucky", "Proud", "Quick", "Quiet", "Rapid", "Royal", "Rusty",
+    "Shiny", "Silent", "Silver", "Sly", "Snappy", "Sunny", "Swift", "Tidy", "Witty", "Zesty",
+)  # fmt: skip
+ANIMALS = (
+    "Badger", "Beaver", "Bison", "Cobra", "Condor", "Coyote", "Crane", "Dingo", "Eagle", "Falcon",
+    "Ferret", "Gecko", "Heron", "Ibis", "Jackal", "Koala", "Lemur", "Lynx", "Marten", "Moose",
+    "Narwhal", "Ocelot", "Otter", "Panda", "Puffin", "Quokka", "Raven", "Robin", "Salmon",
+    "Seal", "Stoat", "Swan", "Tapir", "Tiger", "Toucan", "Walrus", "Wombat", "Yak", "Zebra",
+)  # fmt: skip
+
+_ALLOWED_PUNCTUATION = frozenset(" _-.")
+
+
+def generate(rng: random.Random) -> str:
+    return f"{rng.choice(ADJECTIVES)}{rng.choice(ANIMALS)}{rng.randrange(10, 100)}"
+
+
+def validate(name: str) -> str:
+    """The nickname as it will be stored (NFC, inner spaces collapsed), or InvalidNickname."""
+    cleaned = " ".join(unicodedata.normalize("NFC", name).split())
+    if not MIN_LENGTH <= len(cleaned) <= MAX_LENGTH:
+        raise errors.InvalidNickname(
+            f"a nickname has {MIN_LENGTH} to {MAX_LENGTH} characters, not {len(cleaned)}"
+        )
+    bad = sorted(
+        {
+            c
+            for c in cleaned
+            if c not in _ALLOWED_PUNCTUATION and unicodedata.category(c)[0] not in "LN"
+        }
+    )
+    if bad:
+        raise errors.InvalidNickname(f"a nickname may not contain {''.join(bad)!r}")
+    if not any(unicodedata.category(c)[0] == "L" for c in cleaned):
+        raise errors.InvalidNickname("a nickname needs at least one letter")
+    return cleaned
