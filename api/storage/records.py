@@ -1,0 +1,71 @@
+"""The stored records. Each carries the version it was read at; writes are conditional on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from core.groups import Group
+from core.lobby import Lobby
+from core.tournament import Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    id: str
+    token_hash: str
+    nickname: str
+    rating: int
+    created_at: int
+    played: int = 0
+    lobby_id: str | None = None
+    queued_at: int | None = None  # when the player sat down in the current lobby
+    tournament_id: str | None = None  # a live tournament the player is still in (D14)
+    last_tournament_id: str | None = None  # the latest tournament, to watch or see results
+    group_id: str | None = None
+    bot: bool = False
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyRecord:
+    lobby: Lobby
+    tournament_id: str | None = None  # set once the lobby is full and the tournament started
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.lobby.id
+
+    @property
+    def open(self) -> bool:
+        """Listed for matchmaking: not started, with a free seat."""
+        return self.tournament_id is None and not self.lobby.full and bool(self.lobby.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    tournament: Tournament
+    version: int = 0
+    # D9: last-contact stamps, written apart from the versioned state (see Repository.touch).
+    contacts: Mapping[str, int] = field(default_factory=dict)
+    # When the sweep must next look at it (None once finished): the sparse deadline index.
+    due: int | None = None
+
+    @property
+    def id(self) -> str:
+        return self.tournament.id
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRecord:
+    group: Group
+    lobby_id: str | None = None  # the group's current lobby, while it fills
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.group.id
+
+
+Record = PlayerRecord | LobbyRecord | TournamentRecord | GroupRecord

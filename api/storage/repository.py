@@ -1,0 +1,101 @@
+"""The repository interface that the service layer talks to.
+
+Reads return records with the version they were read at. `commit` writes several records at once,
+all or nothing, each conditional on the version it was read at: a record read at version v is
+written as v + 1 only if the stored one is still v (a new record: only if none exists).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from api.storage.records import (
+    GroupRecord,
+    LobbyRecord,
+    PlayerRecord,
+    Record,
+    TournamentRecord,
+)
+
+
+class StorageError(Exception):
+    pass
+
+
+class Conflict(StorageError):
+    """Someone else wrote one of the records first: re-read and decide again."""
+
+
+class Unavailable(StorageError):
+    """The store cannot be reached or is throttling; the request may be retried later."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True, slots=True)
+class Put:
+    """Write `record`. `new` means it must not exist yet; otherwise its version must match."""
+
+    record: Record
+    new: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    record: Record
+
+
+Write = Put | Delete
+
+
+class Repository(ABC):
+    @abstractmethod
+    def get_player(self, player_id: str) -> PlayerRecord | None: ...
+
+    @abstractmethod
+    def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:
+        """The players that exist, in the order asked."""
+
+    @abstractmethod
+    def get_lobby(self, lobby_id: str) -> LobbyRecord | None: ...
+
+    @abstractmethod
+    def get_tournament(self, tournament_id: str) -> TournamentRecord | None: ...
+
+    @abstractmethod
+    def get_group(self, group_id: str) -> GroupRecord | None: ...
+
+    @abstractmethod
+    def open_lobbies(self, language: str, rating: int, window: int) -> list[LobbyRecord]:
+        """Lobbies open for matchmaking in `language` whose rating may be within `window`.
+
+        Read through an eventually consistent index: callers re-check what they read with a
+        conditional write.
+        """
+
+    @abstractmethod
+    def due_tournaments(self, now: int, limit: int) -> list[str]:
+        """Ids of live tournaments whose next deadline is at or before `now` (for the sweep)."""
+
+    @abstractmethod
+    def touch(self, tournament_id: str, player_id: str, now: int) -> None:
+        """D9: record that `player_id` was heard from at `now`, without a version bump."""
+
+    @abstractmethod
+    def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
+        """Move a tournament in the deadline index without a version bump (no-op on conflict)."""
+
+    @abstractmethod
+    def commit(self, writes: Sequence[Write]) -> None:
+        """Apply every write or none; raises Conflict if a version no longer matches."""
+
+    @abstractmethod
+    def hit(self, key: str, window_start: int, window_ms: int, limit: int) -> bool:
+        """Count one request for `key` in the window; False once `limit` is exceeded."""
+
+    def ping(self) -> None:  # noqa: B027 - optional hook
+        """Raise Unavailable if the store cannot be reached."""
