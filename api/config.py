@@ -23,13 +23,26 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> int:
     return int(value * 1000)
 
 
+DEFAULT_TABLE = "wordle-tournament"
+DEFAULT_REGION = "us-east-1"
+DEFAULT_PORT = 8000
+
+
+def _port(raw: str | None) -> int:
+    if not raw:
+        return DEFAULT_PORT
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ValueError(f"WT_PORT must be a TCP port number, not {raw!r}")
+    return int(raw)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
-    table_name: str = "wordle-tournament"
+    table_name: str = DEFAULT_TABLE
     dynamodb_endpoint: str | None = None  # None: real AWS (credentials and region from boto3)
-    region: str = "us-east-1"
+    region: str = DEFAULT_REGION
     timing: Timing = field(default_factory=Timing)
-    port: int = 8000
+    port: int = DEFAULT_PORT
     contact_coalesce_ms: int = 10_000  # at most one last-contact write per player per 10 s
     rate_limits: bool = True
 
@@ -37,14 +50,14 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         return cls(
-            table_name=env.get("WT_TABLE", cls.table_name),
+            table_name=env.get("WT_TABLE", DEFAULT_TABLE),
             dynamodb_endpoint=env.get("DYNAMODB_ENDPOINT") or None,
-            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or cls.region,
+            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
             timing=Timing(
                 turn_ms=_seconds(env, "WT_TURN_SECONDS", 30),
                 intro_ms=_seconds(env, "WT_INTRO_SECONDS", 6),
                 reconnect_ms=_seconds(env, "WT_RECONNECT_SECONDS", 60),
             ),
-            port=int(env.get("WT_PORT", cls.port)),
+            port=_port(env.get("WT_PORT")),
             rate_limits=env.get("WT_RATE_LIMITS", "1") != "0",
         )

@@ -1,0 +1,1 @@
+"""The REST API: thin Flask handlers over the service layer."""

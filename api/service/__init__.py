@@ -1,0 +1,22 @@
+"""The service layer: every use case of the game, over a repository. No HTTP here."""
+
+from __future__ import annotations
+
+from api.service.context import Context
+from api.service.groups import Groups
+from api.service.matchmaking import Matchmaking
+from api.service.players import Players
+from api.service.sweep import SweepReport, sweep
+from api.service.tournaments import Tournaments
+
+
+class Service:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.players = Players(ctx)
+        self.queue = Matchmaking(ctx)
+        self.groups = Groups(ctx, self.queue)
+        self.tournaments = Tournaments(ctx)
+
+    def sweep(self, limit: int = 500) -> SweepReport:
+        return sweep(self.ctx, self.tournaments, limit)

@@ -1,0 +1,82 @@
+"""What every part of the service shares: storage, settings, the clock and randomness."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TypeVar
+
+import wordlists
+from api.config import Settings
+from api.service import errors
+from api.storage import repository as storage
+from core.words import WordSource
+
+T = TypeVar("T")
+
+CONFLICT_ATTEMPTS = 12
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@cache
+def words_for(language: str) -> WordSource:
+    """Core's view of one language's word lists (loaded lazily by `wordlists`)."""
+    return WordSource(
+        accepts=lambda word: wordlists.is_accepted(language, word),
+        draw=lambda length, rng, exclude: wordlists.draw_secret(language, length, rng, exclude),
+    )
+
+
+@dataclass
+class Context:
+    repo: storage.Repository
+    settings: Settings = field(default_factory=Settings)
+    clock: Callable[[], int] = wall_clock_ms
+    rng: random.Random = field(default_factory=random.SystemRandom)
+    words: Callable[[str], WordSource] = words_for
+
+    def now(self) -> int:
+        return self.clock()
+
+    def new_id(self, prefix: str) -> str:
+        return f"{prefix}_{secrets.token_hex(8)}"
+
+    def limit(self, key: str, per: int, window_s: int) -> None:
+        """Allow `per` requests for `key` in each `window_s`-second window (shared, in storage)."""
+        if not self.settings.rate_limits:
+            return
+        now = self.now()
+        window_ms = window_s * 1000
+        start = now - now % window_ms
+        if not guarded(lambda: self.repo.hit(key, start, window_ms, per)):
+            retry = max(1, (start + window_ms - now + 999) // 1000)
+            raise errors.TooManyRequests(
+                f"too many requests; try again in {retry} s", retry_after=retry
+            )
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """Run a storage action, turning an unreachable store into a 503 for the client."""
+    try:
+        return action()
+    except storage.Unavailable as exc:
+        raise errors.StorageUnavailable(
+            "storage is unavailable, try again shortly", exc.retry_after
+        ) from exc
+
+
+def retry_on_conflict(attempt: Callable[[], T]) -> T:
+    """Read, decide and write again when another request wrote first (optimistic locking)."""
+    for _ in range(CONFLICT_ATTEMPTS):
+        try:
+            return guarded(attempt)
+        except storage.Conflict:
+            continue
+    raise errors.Busy("the game is busy, try again", retry_after=1)

@@ -1,0 +1,88 @@
+"""Anonymous players (R25): creation, bearer tokens, profile and nickname."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from api.service import errors
+from api.service.context import Context, guarded, retry_on_conflict
+from api.storage.records import PlayerRecord
+from api.storage.repository import Put
+from core import nicknames
+from core.errors import GameError
+from core.rating import START_RATING
+
+TOKEN_BYTES = 32  # 256 random bits; only the hash is stored
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Players:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def create(self, client: str, bot: bool = False) -> tuple[PlayerRecord, str]:
+        """A new player and its bearer token `<player id>.<secret>` (shown only now)."""
+        self.ctx.limit(f"create:{client}", per=20, window_s=60)
+        secret = secrets.token_urlsafe(TOKEN_BYTES)
+        player = PlayerRecord(
+            id=self.ctx.new_id("p"),
+            token_hash=_hash(secret),
+            nickname=nicknames.generate(self.ctx.rng),
+            rating=START_RATING,
+            created_at=self.ctx.now(),
+            bot=bot,
+        )
+        guarded(lambda: self.ctx.repo.commit([Put(player, new=True)]))
+        return replace(player, version=1), f"{player.id}.{secret}"
+
+    def authenticate(self, header: str | None) -> PlayerRecord:
+        if not header or not header.startswith("Bearer "):
+            raise errors.Unauthorized("send 'Authorization: Bearer <token>'")
+        token = header.removeprefix("Bearer ").strip()
+        player_id, dot, secret = token.partition(".")
+        if not dot or not player_id or not secret or len(token) > 200:
+            raise errors.Unauthorized("malformed token")
+        player = guarded(lambda: self.ctx.repo.get_player(player_id))
+        if player is None or not hmac.compare_digest(player.token_hash, _hash(secret)):
+            raise errors.Unauthorized("unknown token")
+        return player
+
+    def rename(self, player: PlayerRecord, nickname: Any) -> PlayerRecord:
+        if not isinstance(nickname, str):
+            raise errors.Invalid("nickname must be a string", code="invalid_nickname")
+        try:
+            cleaned = nicknames.validate(nickname)
+        except GameError as exc:
+            raise errors.from_game_error(exc) from exc
+        self.ctx.limit(f"rename:{player.id}", per=10, window_s=3600)
+
+        def attempt() -> PlayerRecord:
+            current = self.ctx.repo.get_player(player.id)
+            if current is None:
+                raise errors.NotFound("player not found")
+            updated = replace(current, nickname=cleaned)
+            self.ctx.repo.commit([Put(updated)])
+            return replace(updated, version=updated.version + 1)
+
+        return retry_on_conflict(attempt)
+
+
+def profile(player: PlayerRecord) -> dict[str, Any]:
+    return {
+        "id": player.id,
+        "nickname": player.nickname,
+        "rating": player.rating,
+        "tournaments_played": player.played,
+        "lobby_id": player.lobby_id,
+        "tournament_id": player.tournament_id,
+        "last_tournament_id": player.last_tournament_id,
+        "group_id": player.group_id,
+        "bot": player.bot,
+    }

@@ -1,0 +1,227 @@
+"""Live tournaments: polling, guesses, leaving, watching, and the sweep's advancing.
+
+Every request first brings the tournament to `now` (D10) and saves that if it changed anything,
+conditionally on the version it read; ratings reach the player items in the same transaction
+as the place that fixes them, so they are applied exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import wordlists
+from api.service import errors
+from api.service.context import Context, guarded, retry_on_conflict
+from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
+from api.storage.repository import Put, Write
+from core import tournament as tm
+from core import views
+from core.errors import GameError
+from core.events import Event, PlaceFixed
+from core.tournament import Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A tournament as stored after advancing to `now`, for one viewer."""
+
+    record: TournamentRecord
+    now: int
+    changed: bool = False  # this request saved a newer state
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.record.tournament
+
+    @property
+    def etag(self) -> str:
+        # The phase flips from intro to duels by time alone, without a new version.
+        return f'"{self.record.version}.{self.tournament.phase(self.now)}"'
+
+
+def with_contacts(record: TournamentRecord) -> Tournament:
+    """The state with the last-contact stamps that were written apart from it (D9)."""
+    t = record.tournament
+    if not record.contacts:
+        return t
+    players = tuple(
+        replace(p, last_contact=stamp)
+        if (stamp := record.contacts.get(p.id, 0)) > p.last_contact
+        and p.lives > 0
+        and p.left_at is None
+        else p
+        for p in t.players
+    )
+    return replace(t, players=players)
+
+
+def start_writes(
+    ctx: Context,
+    lobby: LobbyRecord,
+    players: Sequence[PlayerRecord],
+    now: int,
+    new_lobby: bool = False,
+) -> tuple[Tournament, list[Write]]:
+    """D7: the lobby is full, so its tournament starts now, in one transaction with the seats."""
+    by_id = {p.id: p for p in players}
+    seats = [
+        tm.Seat(s.player, by_id[s.player].nickname, by_id[s.player].rating, by_id[s.player].bot)
+        for s in lobby.lobby.seats
+    ]
+    language = lobby.lobby.language
+    tid = ctx.new_id("t")
+    t, _ = tm.start(tid, language, seats, now, ctx.rng, ctx.words(language), ctx.settings.timing)
+    writes: list[Write] = [
+        Put(replace(lobby, tournament_id=tid), new=new_lobby),
+        Put(TournamentRecord(t, due=t.next_deadline()), new=True),
+    ]
+    for seat in lobby.lobby.seats:
+        p = by_id[seat.player]
+        writes.append(
+            Put(
+                replace(p, lobby_id=None, queued_at=None, tournament_id=tid, last_tournament_id=tid)
+            )
+        )
+    return t, writes
+
+
+class Tournaments:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # ------------------------------------------------------------------ reading and advancing
+
+    def advance(self, tournament_id: str, now: int | None = None) -> Snapshot:
+        """Bring the stored tournament to `now`, saving the change if there is one."""
+        now = self.ctx.now() if now is None else now
+
+        def attempt() -> Snapshot:
+            record = self.ctx.repo.get_tournament(tournament_id)
+            if record is None:
+                raise errors.NotFound(f"tournament {tournament_id} not found")
+            before = with_contacts(record)
+            after, events = tm.advance(before, now, self.ctx.words(before.language))
+            if after is before:
+                due = after.next_deadline()
+                if record.due is not None and due != record.due:
+                    self.ctx.repo.reschedule(record.id, record.version, due)
+                return Snapshot(replace(record, tournament=after), now)
+            return Snapshot(self._save(record, after, events), now, changed=True)
+
+        return retry_on_conflict(attempt)
+
+    def _save(
+        self, record: TournamentRecord, after: Tournament, events: Sequence[Event]
+    ) -> TournamentRecord:
+        """Write the new state and, in the same transaction, every rating it fixed (R16)."""
+        updated = replace(record, tournament=after, due=after.next_deadline())
+        writes: list[Write] = [Put(updated)]
+        fixed = [e for e in events if isinstance(e, PlaceFixed)]
+        if fixed:
+            players = {p.id: p for p in self.ctx.repo.get_players([e.player for e in fixed])}
+            for event in fixed:
+                p = players.get(event.player)
+                if p is None:
+                    continue
+                writes.append(
+                    Put(
+                        replace(
+                            p,
+                            rating=p.rating + event.rating_change,
+                            played=p.played + 1,
+                            # D14: free at once; unless already in a newer tournament.
+                            tournament_id=None if p.tournament_id == after.id else p.tournament_id,
+                        )
+                    )
+                )
+        self.ctx.repo.commit(writes)
+        return replace(updated, version=record.version + 1)
+
+    def _touch(self, snapshot: Snapshot, player_id: str) -> None:
+        """D9: a request from the player; written at most once per player per 10 s."""
+        t = snapshot.tournament
+        p = next((p for p in t.players if p.id == player_id), None)
+        if p is None or p.lives == 0 or p.left_at is not None:
+            return
+        if snapshot.now - p.last_contact >= self.ctx.settings.contact_coalesce_ms:
+            guarded(lambda: self.ctx.repo.touch(t.id, player_id, snapshot.now))
+
+    def _participant(self, snapshot: Snapshot, player: PlayerRecord) -> None:
+        if not any(p.id == player.id for p in snapshot.tournament.players):
+            raise errors.Forbidden(
+                "only the tournament's players may see it", code="not_a_participant"
+            )
+
+    # ------------------------------------------------------------------ requests
+
+    def state(self, player: PlayerRecord, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
+        snapshot = self.advance(tournament_id)
+        self._participant(snapshot, player)
+        self._touch(snapshot, player.id)
+        return snapshot, self.view(snapshot, player.id)
+
+    def view(self, snapshot: Snapshot, player_id: str) -> dict[str, Any]:
+        return views.tournament_view(snapshot.tournament, player_id, snapshot.now)
+
+    def guess(
+        self, player: PlayerRecord, tournament_id: str, row: Any, word: Any
+    ) -> tuple[Snapshot, dict[str, Any]]:
+        if isinstance(row, bool) or not isinstance(row, int) or row < 0:
+            raise errors.BadRequest("row must be a board row number (0-based)")
+        if not isinstance(word, str) or not word.strip() or len(word) > 64:
+            raise errors.BadRequest("word must be a non-empty string")
+        self.ctx.limit(f"guess:{player.id}", per=30, window_s=10)
+
+        def attempt() -> Snapshot:
+            snapshot = self.advance(tournament_id)
+            self._participant(snapshot, player)
+            self._touch(snapshot, player.id)
+            t = snapshot.tournament
+            try:
+                tiles = wordlists.normalise(t.language, word)
+            except wordlists.WordlistError as exc:
+                raise errors.Invalid(str(exc), code="invalid_characters") from exc
+            try:
+                after, events = tm.guess(
+                    t, player.id, row, tiles, snapshot.now, self.ctx.words(t.language)
+                )
+            except GameError as exc:
+                raise errors.from_game_error(exc) from exc
+            if after is t:
+                return snapshot  # a retry of a row already played: same answer
+            return Snapshot(self._save(snapshot.record, after, events), snapshot.now, True)
+
+        snapshot = retry_on_conflict(attempt)
+        return snapshot, self.view(snapshot, player.id)
+
+    def leave(self, player: PlayerRecord, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
+        """R20: an automatic loss; leaving once out costs nothing (D14)."""
+
+        def attempt() -> Snapshot:
+            snapshot = self.advance(tournament_id)
+            self._participant(snapshot, player)
+            t = snapshot.tournament
+            after, events = tm.leave(t, player.id, snapshot.now, self.ctx.words(t.language))
+            if after is t:
+                return snapshot
+            return Snapshot(self._save(snapshot.record, after, events), snapshot.now, True)
+
+        snapshot = retry_on_conflict(attempt)
+        return snapshot, self.view(snapshot, player.id)
+
+    def duel(self, player: PlayerRecord, tournament_id: str, duel_id: str) -> dict[str, Any]:
+        """R9: watch any duel of the tournament; its secret shows only once it has ended."""
+        snapshot = self.advance(tournament_id)
+        self._participant(snapshot, player)
+        self._touch(snapshot, player.id)
+        for rnd in reversed(snapshot.tournament.rounds):
+            for duel in rnd.duels:
+                if duel.id == duel_id:
+                    return {
+                        "round": rnd.number,
+                        "server_time": snapshot.now,
+                        **views.duel_view(duel, player.id, snapshot.now),
+                    }
+        raise errors.NotFound(f"duel {duel_id} not found in tournament {tournament_id}")
