@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/wordle-tournament simulate --tournaments 1000 --seed 1
+	$(BIN)/python -m api.local
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

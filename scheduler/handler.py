@@ -1,0 +1,35 @@
+"""The scheduled function: zappa calls `handler` every minute (see infra/)."""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+from typing import Any
+
+from api.config import Settings
+from api.service import Service
+from api.service.context import Context
+
+log = logging.getLogger("wordle_tournament")
+
+
+@cache
+def _service() -> Service:
+    from api.storage.dynamo import DynamoRepository
+
+    settings = Settings.from_env()
+    return Service(Context(DynamoRepository(settings), settings))
+
+
+def handler(event: Any, context: Any) -> dict[str, int]:
+    """Advance every tournament whose deadline has passed.
+
+    Never lets an exception escape as a TypeError: zappa would call it again with fewer
+    arguments (see NOTES.md).
+    """
+    try:
+        report = _service().sweep()
+    except TypeError as exc:  # pragma: no cover - see the docstring
+        raise RuntimeError(str(exc)) from exc
+    log.info("sweep", extra={"fields": {"due": report.due, "advanced": report.advanced}})
+    return {"due": report.due, "advanced": report.advanced}
