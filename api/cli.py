@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # Modules that expose `register(commands, bench) -> None`.
 COMMAND_MODULES = (
     "api.sim_cli",
+    "api.storage.db_cli",
     "wordlists.cli",
 )
 

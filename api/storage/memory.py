@@ -78,6 +78,8 @@ class InMemoryRepository(Repository):
 
     def touch(self, tournament_id: str, player_id: str, now: int) -> None:
         with self._lock:
+            if (TournamentRecord, tournament_id) not in self._items:
+                return  # like DynamoDB's conditional update: no tournament, nothing to stamp
             stamps = self._contacts.setdefault(tournament_id, {})
             stamps[player_id] = max(now, stamps.get(player_id, now))
 
