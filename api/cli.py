@@ -14,8 +14,10 @@ from collections.abc import Sequence
 # Modules that expose `register(commands, bench) -> None`.
 COMMAND_MODULES = (
     "api.sim_cli",
+    "api.loadtest.cli",
     "api.storage.db_cli",
     "wordlists.cli",
+    "scheduler.bench",
 )
 
 

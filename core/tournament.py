@@ -163,11 +163,15 @@ def advance(t: Tournament, now: int, words: WordSource) -> tuple[Tournament, lis
         if any(new is not old for new, old in zip(duels, rnd.duels, strict=True)):
             t = _settle(t, evolve(rnd, duels=duels), events)
             rnd = t.rounds[-1]
+        leaving = leaver is not None and leave_at is not None and leave_at <= now
         if all(d.ended_at is not None for d in rnd.duels):
             end = max(d.ended_at for d in rnd.duels if d.ended_at is not None)
-            t = _close_round(t, end, words, events)
-            continue
-        if leaver is not None and leave_at is not None and leave_at <= now:
+            # A player whose window closes at the very moment the round ends leaves in this
+            # round, with the others leaving at that moment (they share a place, D8).
+            if not (leaving and leave_at is not None and leave_at <= end):
+                t = _close_round(t, end, words, events)
+                continue
+        if leaving and leaver is not None and leave_at is not None:
             t = _leave(t, leaver, leave_at, events)
             continue
         break
@@ -184,6 +188,8 @@ def guess(
     """
     t, events = advance(t, now, words)
     duel = _current_duel(t, player)
+    if row < 0:
+        raise errors.StaleRow(len(duel.turns), row)
     if row < len(duel.turns):
         turn = duel.turns[row]
         if turn.player == player and turn.word == tuple(word):

@@ -31,5 +31,6 @@ def handler(event: Any, context: Any) -> dict[str, int]:
         report = _service().sweep()
     except TypeError as exc:  # pragma: no cover - see the docstring
         raise RuntimeError(str(exc)) from exc
-    log.info("sweep", extra={"fields": {"due": report.due, "advanced": report.advanced}})
-    return {"due": report.due, "advanced": report.advanced}
+    result = {"due": report.due, "advanced": report.advanced, "failed": report.failed}
+    log.info("sweep", extra={"fields": result})
+    return result
