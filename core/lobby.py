@@ -67,6 +67,8 @@ def seat(lobby: Lobby, player: str, rating: int, language: str) -> Lobby:
         raise errors.AlreadySeated(player)
     if lobby.full:
         raise errors.LobbyFull(lobby.id)
+    if lobby.language != language:  # D6, even for a fresh lobby, which has no rating yet
+        raise errors.NotEligible(f"lobby {lobby.id} plays in {lobby.language}, not {language}")
     if lobby.seats and not eligible(lobby, rating, language):
         raise errors.NotEligible(
             f"lobby {lobby.id} ({lobby.language}, rating {lobby.rating:.0f}) does not admit "

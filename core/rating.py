@@ -14,7 +14,12 @@ def expected(own: int, other: int) -> float:
 
 
 def round_half_away(x: float) -> int:
-    return int(math.copysign(math.floor(abs(x) + 0.5), x))
+    # Not floor(|x| + 0.5): that sum itself rounds, e.g. 0.49999999999999994 + 0.5 == 1.0.
+    # The fraction |x| - floor(|x|) of a float is exact.
+    whole = math.floor(abs(x))
+    if abs(x) - whole >= 0.5:
+        whole += 1
+    return whole if x >= 0 else -whole
 
 
 def change(player: str, ratings: Mapping[str, int], places: Mapping[str, int]) -> int:
