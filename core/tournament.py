@@ -58,13 +58,11 @@ class Player:
 
     @property
     def status(self) -> str:
-        if self.place == 1:
-            return "winner"
         if self.left_at is not None:
             return "left"
         if self.lives == 0:
-            return "out"
-        return "playing"
+            return "out"  # also when everyone left out in one round shares 1st (R8)
+        return "winner" if self.place == 1 else "playing"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,20 +177,33 @@ def advance(t: Tournament, now: int, words: WordSource) -> tuple[Tournament, lis
 
 
 def guess(
-    t: Tournament, player: str, row: int, word: Word, now: int, words: WordSource
+    t: Tournament,
+    player: str,
+    row: int,
+    word: Word,
+    now: int,
+    words: WordSource,
+    duel_id: str | None = None,
 ) -> tuple[Tournament, list[Event]]:
     """Play `word` on board row `row` (0-based) of the player's duel.
 
     A retry of a row the player already played with the same word changes nothing and raises
-    nothing, so the client gets the same answer (the row is in the state).
+    nothing, so the client gets the same answer (the row is in the state). Naming the duel
+    (`duel_id`) keeps that true for the guess that ended a round, once the next one has begun.
     """
     t, events = advance(t, now, words)
+    word = tuple(word)
+    if duel_id is not None:
+        earlier = _earlier_duel(t, player, duel_id)
+        if earlier is not None:
+            if _replays(earlier, player, row, word):
+                return t, events
+            raise errors.DuelOver(earlier.id)
     duel = _current_duel(t, player)
-    if row < 0:
-        raise errors.StaleRow(len(duel.turns), row)
-    if row < len(duel.turns):
-        turn = duel.turns[row]
-        if turn.player == player and turn.word == tuple(word):
+    if duel_id is not None and duel.id != duel_id:
+        raise errors.NotInDuel(player)
+    if 0 <= row < len(duel.turns):
+        if _replays(duel, player, row, word):
             return t, events
         raise errors.StaleRow(len(duel.turns), row)
     if duel.ended_at is not None:
@@ -204,17 +215,35 @@ def guess(
         raise errors.StaleRow(len(duel.turns), row)
     if duel.to_play != player:
         raise errors.NotYourTurn(player, duel.to_play)
-    word = tuple(word)
     if len(word) != len(duel.secret):
         raise errors.WrongLength(len(duel.secret), len(word))
     if not words.accepts(word):
         raise errors.NotInWordList(word)
-    played = play(duel, player, word, now)
+    # A request stamped before its turn began (clocks of two servers differ by a little) counts
+    # as played when the turn began, never before the row above it.
+    at = max(now, duel.turn_started_at)
+    played = play(duel, player, word, at)
     last = played.turns[-1]
-    events.append(GuessPlayed(duel.id, player, row, word, last.marks or "", now))
+    events.append(GuessPlayed(duel.id, player, row, word, last.marks or "", at))
     t = _settle(t, _with_duel(rnd, played), events)
-    t, more = advance(t, now, words)
+    t, more = advance(t, at, words)
     return t, events + more
+
+
+def _replays(duel: Duel, player: str, row: int, word: Word) -> bool:
+    if not 0 <= row < len(duel.turns):
+        return False
+    turn = duel.turns[row]
+    return turn.player == player and turn.word == word
+
+
+def _earlier_duel(t: Tournament, player: str, duel_id: str) -> Duel | None:
+    """The player's duel `duel_id` if it belongs to a round before the current one."""
+    for rnd in t.rounds[:-1]:
+        for duel in rnd.duels:
+            if duel.id == duel_id and player in duel.players:
+                return duel
+    return None
 
 
 def leave(

@@ -90,20 +90,18 @@ def test_stale_row_and_idempotent_retry(live: tm.Tournament) -> None:
         tm.guess(t, second, 2, guess, d.starts_at + 2000, WORDS)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="design: a retry of the guess that ended a round is checked against the next "
-    "round's duel (IntroInProgress/NotInDuel/TournamentOver) instead of answering the "
-    "played row; guess() would need the duel id to stay idempotent",
-)
 def test_retry_of_the_guess_that_ended_the_round_is_idempotent(live: tm.Tournament) -> None:
+    """With the duel named, a retry that arrives once the next round began gets the same
+    answer; another word on that finished duel is refused."""
     for d in live.round.duels[1:]:
         live, _, _ = play_duel(live, d.id, d.players[0], d.starts_at)
     d = live.round.duels[0]
-    t, _ = tm.guess(live, d.players[0], 0, d.secret, d.starts_at + 20_000, WORDS)
+    t, _ = tm.guess(live, d.players[0], 0, d.secret, d.starts_at + 20_000, WORDS, d.id)
     assert t.round.number == 2
-    again, _ = tm.guess(t, d.players[0], 0, d.secret, d.starts_at + 20_001, WORDS)
+    again, _ = tm.guess(t, d.players[0], 0, d.secret, d.starts_at + 20_001, WORDS, d.id)
     assert again == t
+    with pytest.raises(errors.DuelOver):
+        tm.guess(t, d.players[0], 1, wrong_guess(d.secret), d.starts_at + 20_002, WORDS, d.id)
 
 
 def test_tournament_over() -> None:
@@ -143,11 +141,6 @@ def test_error_codes_are_distinct() -> None:
     assert len(codes) == len(set(codes)) and len(codes) > 15
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="design: core trusts `now`; a guess dated before the current turn began (a late "
-    "request, or clock skew between servers) is recorded in the past, before the previous row",
-)
 def test_d10_a_guess_dated_before_the_current_turn_is_not_recorded_in_the_past(
     live: tm.Tournament,
 ) -> None:

@@ -1,0 +1,159 @@
+"""Fixtures for the API tests, in the style of Flask's testing docs: an app factory over a
+service with a fake clock and seeded randomness, a test client, and a `game` driver.
+
+The repository is the in-memory fake unless a test parametrizes `repo` indirectly with
+"dynamo": then it is a DynamoRepository on a fresh table of an embedded moto server (one server
+per session, one table per test).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import random
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.config import Settings
+from api.http.app import create_app
+from api.service import Service
+from api.service.context import Context
+from api.storage.memory import InMemoryRepository
+from api.storage.repository import Repository
+from core.timing import Timing
+from tests.api.helpers import FakeClock, Game
+
+# Short game timers (the clock is fake anyway: nothing ever sleeps).
+TIMING = Timing(turn_ms=8_000, intro_ms=4_000, reconnect_ms=30_000)
+T0 = 1_750_000_000_000  # a fixed, realistic epoch in ms
+SEED = 1234
+
+HAVE_DYNAMO = importlib.util.find_spec("api.storage.dynamo") is not None
+DYNAMO_MISSING = "api/storage/dynamo.py (DynamoRepository) does not exist yet"
+
+BOTH = pytest.mark.parametrize("repo", ["memory", "dynamo"], indirect=True)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _quiet_request_logs() -> Iterator[None]:
+    """One JSON line per request is a lot of captured output: keep warnings only.
+
+    test_logs.py turns INFO back on for itself.
+    """
+    from api.http import logs
+
+    logger = logs.configure()
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    yield
+    logger.setLevel(level)
+
+
+@pytest.fixture(scope="session")
+def dynamo_endpoint() -> Iterator[str]:
+    """An embedded moto server (real HTTP, as in AWS) for the whole session."""
+    if not HAVE_DYNAMO:
+        pytest.skip(DYNAMO_MISSING)
+    from api.storage.local import start_local_dynamodb, stop_local_dynamodb
+
+    yield start_local_dynamodb()  # sets dummy credentials when there are none
+    stop_local_dynamodb()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0)
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(timing=TIMING)
+
+
+@pytest.fixture
+def make_dynamo(request: pytest.FixtureRequest) -> Iterator[Callable[[Settings], Repository]]:
+    """DynamoRepositories on new tables (rate-limit counters and all start empty)."""
+    made: list[Any] = []
+
+    def make(settings: Settings) -> Repository:
+        if not HAVE_DYNAMO:
+            pytest.skip(DYNAMO_MISSING)
+        from api.storage import dynamo
+
+        endpoint = request.getfixturevalue("dynamo_endpoint")
+        own = replace(
+            settings,
+            table_name=f"wt-api-{uuid.uuid4().hex[:12]}",
+            dynamodb_endpoint=endpoint,
+            region="us-east-1",
+        )
+        repository = dynamo.DynamoRepository(own)
+        if hasattr(repository, "create_table"):
+            repository.create_table()
+        else:
+            dynamo.create_table(own)  # type: ignore[attr-defined]
+        made.append(repository)
+        return repository
+
+    yield make
+    for repository in made:
+        if hasattr(repository, "delete_table"):
+            repository.delete_table()  # keep moto's memory flat
+
+
+@pytest.fixture
+def repo(
+    request: pytest.FixtureRequest,
+    settings: Settings,
+    make_dynamo: Callable[[Settings], Repository],
+) -> Repository:
+    kind = getattr(request, "param", "memory")
+    if kind == "memory":
+        return InMemoryRepository()
+    assert kind == "dynamo", kind
+    return make_dynamo(settings)
+
+
+@pytest.fixture
+def make_app(settings: Settings, clock: FakeClock) -> Callable[..., Flask]:
+    """The app factory: `make_app(repo, settings=..., seed=...)`."""
+
+    def make(repo: Repository, *, settings: Settings = settings, seed: int = SEED) -> Flask:
+        ctx = Context(repo, settings, clock=clock, rng=random.Random(seed))
+        app = create_app(Service(ctx))
+        app.config["TESTING"] = True
+        return app
+
+    return make
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], repo: Repository) -> Flask:
+    return make_app(repo)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def service(app: Flask) -> Service:
+    svc: Service = app.extensions["service"]
+    return svc
+
+
+@pytest.fixture
+def game(client: FlaskClient, clock: FakeClock, repo: Repository) -> Game:
+    return Game(client, clock, repo)
+
+
+def game_for(app: Flask, clock: FakeClock, repo: Repository, **kw: Any) -> Game:
+    """A driver for an app a test built itself."""
+    return Game(app.test_client(), clock, repo, **kw)

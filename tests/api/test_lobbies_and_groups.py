@@ -1,0 +1,179 @@
+"""Players, the queue, lobbies and groups over HTTP: R18, R19, R22, R25, D6, D7, D11, D14."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from api.storage.repository import Put
+from tests.api.conftest import BOTH
+from tests.api.helpers import Game, Player
+
+
+def set_rating(game: Game, player: Player, rating: int) -> None:
+    """Test set-up through the repository: a player who has played before."""
+    record = game.repo.get_player(player.id)
+    assert record is not None
+    game.repo.commit([Put(replace(record, rating=rating))])
+
+
+def join(game: Game, player: Player, language: str = "en") -> dict:
+    r = game.post("/v1/queue", player, json={"language": language})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_r25_anonymous_players_get_a_generated_nickname_they_may_change(game: Game) -> None:
+    a, b = game.new_player(), game.new_player()
+    assert a.nickname and b.nickname and a.id != b.id
+    me = game.me(a)
+    assert me == {
+        "id": a.id,
+        "nickname": a.nickname,
+        "rating": 1000,
+        "tournaments_played": 0,
+        "lobby_id": None,
+        "tournament_id": None,
+        "last_tournament_id": None,
+        "group_id": None,
+        "bot": False,
+    }
+    r = game.call("PATCH", "/v1/me", a, json={"nickname": "  Zoë   the  Great "})
+    assert r.status_code == 200 and r.get_json()["nickname"] == "Zoë the Great"
+    assert "token" not in r.get_json() and "token_hash" not in r.get_json()
+
+
+def test_d7_the_eighth_seat_starts_the_tournament(game: Game) -> None:
+    players = game.new_players(8)
+    lobby = None
+    for i, p in enumerate(players):
+        lobby = join(game, p)
+        assert lobby["open_seats"] == 7 - i
+        assert (lobby["tournament_id"] is None) == (i < 7)
+    assert lobby is not None
+    tid = lobby["tournament_id"]
+    seen = game.get(f"/v1/lobbies/{lobby['id']}", players[0]).get_json()
+    assert seen["tournament_id"] == tid and len(seen["seats"]) == 8
+    assert all(s["nickname"] for s in seen["seats"])
+    for p in players:
+        me = game.me(p)
+        assert me["tournament_id"] == tid and me["lobby_id"] is None
+    # R19 no longer applies: the queue cannot be left, the tournament can (R20).
+    r = game.delete("/v1/queue", players[0])
+    assert r.status_code == 409
+
+
+def test_r19_leaving_the_lobby_before_the_start_costs_nothing(game: Game) -> None:
+    a, b = game.new_players(2)
+    lobby = join(game, a)
+    assert join(game, b)["id"] == lobby["id"]
+    status = game.get("/v1/queue", a).get_json()
+    assert status["queued"] and status["lobby"]["id"] == lobby["id"]
+    assert game.delete("/v1/queue", a).status_code == 204
+    assert game.me(a)["lobby_id"] is None and game.me(a)["rating"] == 1000
+    assert game.get("/v1/queue", a).get_json()["queued"] is False
+    left = game.get(f"/v1/lobbies/{lobby['id']}", b).get_json()
+    assert [s["player_id"] for s in left["seats"]] == [b.id]
+    # The last one out empties (deletes) the lobby; joining again opens a new one.
+    assert game.delete("/v1/queue", b).status_code == 204
+    assert game.get(f"/v1/lobbies/{lobby['id']}", b).status_code == 404
+    assert join(game, a)["id"] != lobby["id"]
+
+
+def test_d14_one_lobby_at_a_time(game: Game) -> None:
+    a = game.new_player()
+    first = join(game, a)
+    assert join(game, a)["id"] == first["id"]  # joining again is harmless
+    r = game.post("/v1/queue", a, json={"language": "fr"})
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "already_in_lobby"
+
+
+@BOTH
+def test_r18_matchmaking_window_is_200_and_never_widens(game: Game) -> None:
+    low, high, edge = game.new_players(3)
+    set_rating(game, high, 1201)
+    set_rating(game, edge, 1200)
+    lobby = join(game, low)
+    status = game.get("/v1/queue", high).get_json()
+    assert status["window"] == {"rating": 1201, "min": 1001, "max": 1401, "widens": False}
+    far = join(game, high)
+    assert far["id"] != lobby["id"]  # 201 points away
+    game.clock.advance(30 * 60_000)  # half an hour later: still apart
+    status = game.get("/v1/queue", high).get_json()
+    assert status["waited_ms"] == 30 * 60_000 and status["lobby"]["id"] == far["id"]
+    assert status["window"]["min"] == 1001
+    assert game.delete("/v1/queue", high).status_code == 204
+    assert join(game, high)["id"] != lobby["id"]
+    assert game.delete("/v1/queue", high).status_code == 204
+    # Exactly 200 points away is within the window (D6: ≤ 200).
+    assert join(game, edge)["id"] == lobby["id"]
+
+
+@BOTH
+def test_d6_prefers_the_fullest_then_closest_then_oldest_lobby(game: Game) -> None:
+    # Two open lobbies in one language need a group: its lobby is fresh (R22).
+    leader, friend, loner, loner2, newcomer = game.new_players(5)
+    set_rating(game, loner, 1100)
+    set_rating(game, loner2, 1100)
+    single = join(game, loner)
+    assert join(game, loner2)["id"] == single["id"]  # two seats, rating 1100
+    group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
+    game.post("/v1/groups/join", friend, json={"invite_code": group["invite_code"]})
+    group_lobby = game.post(f"/v1/groups/{group['id']}/start", leader).get_json()
+    assert group_lobby["id"] != single["id"] and group_lobby["rating"] == 1000
+    # Both hold 2: equally full, so the closest rating wins (1000 vs 1100 for a 1000 player).
+    assert join(game, newcomer)["id"] == group_lobby["id"]
+    # Now the group lobby (3) is fuller: a 1090 player still prefers it over the closer one.
+    late = game.new_player()
+    set_rating(game, late, 1090)
+    assert join(game, late)["id"] == group_lobby["id"]
+
+
+def test_d11_invites_leaders_and_membership(game: Game) -> None:
+    leader, a, b, *others = game.new_players(10)
+    group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
+    gid, code = group["id"], group["invite_code"]
+    assert len(code) > len(gid) + 20  # unguessable: ≥ 128 random bits after the id
+    assert game.post("/v1/groups/join", a, json={"invite_code": code}).status_code == 200
+    assert game.post("/v1/groups/join", a, json={"invite_code": code}).status_code == 200  # again
+    # The leader revokes the code with a new one.
+    r = game.post(f"/v1/groups/{gid}/invite", leader)
+    assert r.status_code == 200
+    new_code = r.get_json()["invite_code"]
+    assert new_code != code
+    r = game.post("/v1/groups/join", b, json={"invite_code": code})
+    assert r.status_code == 404 and r.get_json()["error"]["code"] == "bad_invite"
+    forged = gid + "." + "A" * 24
+    assert game.post("/v1/groups/join", b, json={"invite_code": forged}).status_code == 404
+    assert game.post("/v1/groups/join", b, json={"invite_code": new_code}).status_code == 200
+    # At most 8 members.
+    for p in others[:5]:
+        assert game.post("/v1/groups/join", p, json={"invite_code": new_code}).status_code == 200
+    r = game.post("/v1/groups/join", others[5], json={"invite_code": new_code})
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "group_full"
+    # One group at a time.
+    r = game.post("/v1/groups", a, json={"language": "en"})
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "already_in_group"
+    # The leader leaves: the longest-standing member leads.
+    assert game.delete(f"/v1/groups/{gid}/members/{leader.id}", leader).status_code == 204
+    view = game.get(f"/v1/groups/{gid}", a).get_json()
+    assert view["leader"] == a.id and leader.id not in [m["player_id"] for m in view["members"]]
+    assert game.me(leader)["group_id"] is None
+    assert game.get(f"/v1/groups/{gid}", leader).status_code == 403
+    # The new leader removes a member.
+    r = game.delete(f"/v1/groups/{gid}/members/{b.id}", a)
+    assert r.status_code == 200 and b.id not in [m["player_id"] for m in r.get_json()["members"]]
+    assert game.me(b)["group_id"] is None
+
+
+@BOTH
+def test_r22_whole_group_of_eight_starts_at_once(game: Game) -> None:
+    leader, *friends = game.new_players(8)
+    group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
+    for f in friends:
+        game.post("/v1/groups/join", f, json={"invite_code": group["invite_code"]})
+    r = game.post(f"/v1/groups/{group['id']}/start", leader)
+    assert r.status_code == 201
+    tid = r.get_json()["tournament_id"]
+    assert tid is not None and r.get_json()["open_seats"] == 0
+    st = game.state(friends[3], tid)
+    assert {p["id"] for p in st["players"]} == {p.id for p in [leader, *friends]}

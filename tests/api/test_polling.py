@@ -1,0 +1,182 @@
+"""Polling the state: ETags, Poll-Interval, last-contact coalescing (D9) and D10."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from api.config import Settings
+from api.storage.memory import InMemoryRepository
+from core import tournament as tm
+from core.timing import Timing
+from tests.api.conftest import BOTH, TIMING, game_for
+from tests.api.helpers import CountingRepo, FakeClock, Game, fillers
+
+
+def poll(game: Game, player: Any, tid: str, etag: str | None = None) -> Any:
+    headers = {"If-None-Match": etag} if etag else {}
+    return game.get(f"/v1/tournaments/{tid}/state", player, headers=headers)
+
+
+@BOTH
+def test_etag_304_and_changes_with_the_state(game: Game) -> None:
+    players = game.new_players(8)
+    tid = game.queue(players)
+    p = players[0]
+    first = poll(game, p, tid)
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and etag.startswith('"') and etag.endswith('"')
+    assert first.headers["Cache-Control"] == "no-cache"
+
+    same = poll(game, p, tid, etag)
+    assert same.status_code == 304 and same.get_data() == b""
+    assert same.headers["ETag"] == etag and int(same.headers["Poll-Interval"]) >= 1
+    assert poll(game, p, tid, '"nope", ' + etag).status_code == 304  # a list of ETags
+    assert poll(game, p, tid, '"nope"').status_code == 200
+
+    # Intro → duels changes the ETag though nothing was written (D10: by time alone).
+    game.clock.set(first.get_json()["phase_deadline"])
+    duels = poll(game, p, tid, etag)
+    assert duels.status_code == 200 and duels.get_json()["phase"] == "duels"
+    etag = duels.headers["ETag"]
+    assert etag != first.headers["ETag"]
+    assert poll(game, p, tid, etag).status_code == 304
+
+    # A guess changes it, for both players of the duel and for others.
+    duel = duels.get_json()["duel"]
+    to_play = next(q for q in players if q.id == duel["to_play"])
+    other = players[1] if players[1].id not in duel["players"] else players[2]
+    other_etag = poll(game, other, tid).headers["ETag"]
+    guessed = game.guess(to_play, tid, 0, fillers("en", duel["word_length"])[0])
+    assert guessed.status_code == 200 and guessed.headers["ETag"] != etag
+    assert poll(game, p, tid, etag).status_code == 200
+    assert poll(game, other, tid, other_etag).status_code == 200
+    etag = poll(game, p, tid).headers["ETag"]
+
+    # A timeout changes it.
+    game.clock.advance(TIMING.turn_ms)
+    timed_out = poll(game, p, tid, etag)
+    assert timed_out.status_code == 200 and timed_out.headers["ETag"] != etag
+    skipped = timed_out.get_json()["duel"]["rows"][-1]
+    assert skipped["skipped"]
+
+
+def test_poll_interval_small_while_the_opponent_plays_larger_in_intros(game: Game) -> None:
+    players = game.new_players(8)
+    tid = game.queue(players)
+    intro = poll(game, players[0], tid)
+    intro_interval = int(intro.headers["Poll-Interval"])
+    assert intro.get_json()["phase"] == "intro"
+    game.clock.set(intro.get_json()["phase_deadline"])
+    duel = game.state(players[0], tid)["duel"]
+    by = {p.id: p for p in players}
+    to_play, waiting = by[duel["players"][0]], by[duel["players"][1]]
+    assert duel["to_play"] == to_play.id
+    waiting_interval = int(poll(game, waiting, tid).headers["Poll-Interval"])
+    own_interval = int(poll(game, to_play, tid).headers["Poll-Interval"])
+    assert waiting_interval == 1
+    assert intro_interval > waiting_interval
+    assert own_interval >= waiting_interval
+
+
+def test_poll_interval_during_intro_tracks_its_end(game: Game) -> None:
+    players = game.new_players(8)
+    tid = game.queue(players)
+    start = game.clock.ms
+    intervals = []
+    for t in range(0, TIMING.intro_ms, 1000):
+        game.clock.set(start + t)
+        intervals.append(int(poll(game, players[0], tid).headers["Poll-Interval"]))
+    assert intervals == sorted(intervals, reverse=True)
+    assert intervals[0] > 1 and intervals[-1] >= 1
+
+
+def test_finished_tournament_polls_slowly_and_stays_304(game: Game) -> None:
+    players = game.new_players(8)
+    tid = game.queue(players)
+    final = game.play_to_end(tid, players)
+    assert final is not None
+    r = poll(game, players[0], tid)
+    assert int(r.headers["Poll-Interval"]) >= 5
+    game.clock.advance(3_600_000)
+    assert poll(game, players[0], tid, r.headers["ETag"]).status_code == 304
+
+
+# ---------------------------------------------------------------------------- D9 coalescing
+
+
+def test_d9_polls_write_at_most_one_touch_per_player_per_10s(
+    make_app: Any, clock: FakeClock
+) -> None:
+    # Long timers so that, for a while, time alone changes nothing in the tournament.
+    settings = Settings(timing=Timing(turn_ms=120_000, intro_ms=60_000, reconnect_ms=300_000))
+    counting = CountingRepo(InMemoryRepository())
+    game = game_for(make_app(counting, settings=settings), clock, counting)
+    players = game.new_players(8)
+    tid = game.queue(players)
+    version = game.record(tid).version
+    counting.reset()
+    start = clock.ms
+    # Everyone polls every 250 ms for 50 s of the intro.
+    etags = set()
+    while clock.ms < start + 50_000:
+        for p in players:
+            etags.add(poll(game, p, tid).headers["ETag"])
+        clock.advance(250)
+    assert counting.count("commit") == 0
+    assert game.record(tid).version == version  # touches do not bump the version...
+    assert len(etags) == 1  # ...nor the ETag
+    touches = [args for name, args in counting.calls if name == "touch"]
+    for p in players:
+        stamps = [now for (t, pid, now) in touches if pid == p.id]
+        assert all(b - a >= 10_000 for a, b in itertools.pairwise(stamps)), stamps
+        assert 4 <= len(stamps) <= 5, stamps  # at 10, 20, 30, 40, (50) s
+    # And a contact stamp is what the disconnect window runs from (D9).
+    stored = game.stored(tid)
+    assert all(start + 40_000 <= p.last_contact < start + 50_000 for p in stored.players)
+
+
+@BOTH
+def test_d9_touch_coalescing_on_each_repository(game: Game, repo: Any) -> None:
+    players = game.new_players(8)
+    tid = game.queue(players)
+    start = game.clock.ms
+    p = players[0]
+    for _ in range(5):
+        poll(game, p, tid)
+    assert game.stored(tid).player(p.id).last_contact == start  # nothing written yet
+    game.clock.advance(10_000)
+    poll(game, p, tid)
+    poll(game, p, tid)
+    assert game.stored(tid).player(p.id).last_contact == start + 10_000
+
+
+# ---------------------------------------------------------------------------- D10 and the sweep
+
+
+def test_d10_sweep_steps_equal_one_advance_and_polls_agree(
+    make_app: Any, clock: FakeClock, settings: Settings
+) -> None:
+    """The state at t is the same whether the sweep moved it in many small steps or it is
+    computed in one go; a poll afterwards computes the same and writes nothing."""
+    counting = CountingRepo(InMemoryRepository())
+    app = make_app(counting)
+    service = app.extensions["service"]
+    game = game_for(app, clock, counting)
+    players = game.new_players(8)
+    tid = game.queue(players)
+    start = game.stored(tid)
+    assert service.sweep().advanced == 0  # nothing is due yet
+    # Nobody polls: turns time out (R11) and the sweep alone moves the tournament on.
+    end = clock.ms + TIMING.reconnect_ms - 1  # before anybody's window closes
+    while clock.ms < end:
+        clock.set(min(end, clock.ms + 1_500))
+        service.sweep()
+    swept = game.stored(tid)
+    assert sum(len(d.turns) for d in swept.rounds[0].duels) >= 8  # skips, written by the sweep
+    at_once, _ = tm.advance(start, clock.ms, service.ctx.words(start.language))
+    assert swept == at_once
+    counting.reset()
+    st = game.state(players[0], tid)
+    assert counting.count("commit") == 0 and st["server_time"] == clock.ms
+    assert service.sweep().advanced == 0
