@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "api.sim_cli",
     "api.loadtest.cli",
     "api.storage.db_cli",
+    "api.deploy_cli",
     "wordlists.cli",
     "scheduler.bench",
 )
