@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit venv clean
+.PHONY: run test lint typecheck unit venv clean system-packages
 
 venv: $(STAMP)
 
@@ -30,7 +30,26 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck unit
+test: system-packages lint typecheck unit
+
+# Debian packages the tests need, installed only when missing (CI runs as root):
+# chromium for the browser tests (tests/web; Playwright's own browser download does not work
+# here) and unmunch (hunspell-tools) for the word-list build test.
+SYSTEM_PACKAGES := /usr/bin/chromium:chromium /usr/bin/unmunch:hunspell-tools
+system-packages:
+	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
+		test -x "$${entry%%:*}" || missing="$$missing $${entry##*:}"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+# The Lambda package of one stage (STAGE=dev|prod) in dist/, built by zappa in its own pinned
+# virtualenv (build/venv-deploy, from infra/requirements-deploy.txt): see docs/deploy.md.
+STAGE ?= dev
+.PHONY: package
+package: $(STAMP)
+	$(BIN)/python infra/package.py --stage $(STAGE)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "api.loadtest.cli",
     "api.storage.db_cli",
     "api.deploy_cli",
+    "api.bench_cli",
     "wordlists.cli",
     "scheduler.bench",
 )

@@ -45,6 +45,10 @@ class Settings:
     port: int = DEFAULT_PORT
     contact_coalesce_ms: int = 10_000  # at most one last-contact write per player per 10 s
     rate_limits: bool = True
+    # Practice bots (issue 7). Only `make run` starts a bot pool; a deployment has none.
+    bots: bool = False
+    bot_fill_ms: int = 15_000  # a person's lobby waits this long before bots fill it
+    bot_key: str | None = None  # POST /v1/players {"bot": true} needs it as X-Bot-Key
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -60,4 +64,7 @@ class Settings:
             ),
             port=_port(env.get("WT_PORT")),
             rate_limits=env.get("WT_RATE_LIMITS", "1") != "0",
+            bots=env.get("WT_BOTS", "0") != "0",
+            bot_fill_ms=_seconds(env, "WT_BOT_FILL_SECONDS", 15),
+            bot_key=env.get("WT_BOT_KEY") or None,
         )

@@ -6,12 +6,14 @@ between requests.
 
 from __future__ import annotations
 
+import json
 import logging
+import secrets
 import time
-import uuid
 from typing import Any
 
-from flask import Flask, Response, g, jsonify, request
+from flask import Flask, Response, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 import wordlists
@@ -26,6 +28,7 @@ from api.service.matchmaking import lobby_view
 from api.service.players import profile
 from api.service.tournaments import Snapshot
 from api.storage.records import GroupRecord, PlayerRecord
+from api.web import web
 
 _HTTP_CODES = {
     400: "malformed",
@@ -41,6 +44,16 @@ _HTTP_CODES = {
 }
 
 
+REQUEST_ID = "wordle.request_id"
+STARTED = "wordle.started"
+PLAYER_ID = "wordle.player_id"
+
+
+def _etags(header: str) -> set[str]:
+    """The entity tags of an If-None-Match header (weak ones compare by their opaque part)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",")}
+
+
 def error_response(status: int, code: str, message: str, **details: Any) -> Response:
     body: dict[str, Any] = {"code": code, "message": message}
     if details:
@@ -48,6 +61,17 @@ def error_response(status: int, code: str, message: str, **details: Any) -> Resp
     response = jsonify({"error": body})
     response.status_code = status
     return response
+
+
+class _JSONProvider(DefaultJSONProvider):
+    """Deeply nested JSON raises RecursionError, which `get_json(silent=True)` would let through
+    as a 500: make it the ValueError of any other unparsable body."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError as exc:
+            raise ValueError("JSON nested too deeply") from exc
 
 
 def create_app(service: Service | None = None, settings: Settings | None = None) -> Flask:
@@ -60,35 +84,42 @@ def create_app(service: Service | None = None, settings: Settings | None = None)
         service = Service(Context(DynamoRepository(settings), settings))
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
+    app.json = _JSONProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["service"] = service
     log = logs.configure()
     _install_hooks(app, log)
     _install_errors(app, log)
     _install_routes(app, service)
+    app.register_blueprint(web)  # the browser client at / and /static/
     return app
 
 
 def _install_hooks(app: Flask, log: logging.Logger) -> None:
+    # Per-request facts live in the WSGI environ: cheaper than `g` on the poll path.
     @app.before_request
     def start() -> None:
-        incoming = request.headers.get("X-Request-Id", "")
-        g.request_id = incoming if 0 < len(incoming) <= 64 else uuid.uuid4().hex
-        g.started = time.perf_counter()
+        environ = request.environ
+        incoming = environ.get("HTTP_X_REQUEST_ID", "")
+        environ[REQUEST_ID] = incoming if 0 < len(incoming) <= 64 else secrets.token_hex(16)
+        environ[STARTED] = time.perf_counter()
 
     @app.after_request
     def finish(response: Response) -> Response:
-        response.headers["X-Request-Id"] = g.get("request_id", "")
-        fields = {
-            "request_id": g.get("request_id"),
-            "method": request.method,
-            "path": request.path,
-            "status": response.status_code,
-            "ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2),
-        }
-        if "player_id" in g:
-            fields["player_id"] = g.player_id
-        log.info("request", extra={"fields": fields})
+        environ = request.environ
+        response.headers["X-Request-Id"] = environ.get(REQUEST_ID, "")
+        if log.isEnabledFor(logging.INFO):
+            started = environ.get(STARTED, time.perf_counter())
+            fields = {
+                "request_id": environ.get(REQUEST_ID),
+                "method": environ.get("REQUEST_METHOD"),
+                "path": request.path,
+                "status": response.status_code,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+            }
+            if PLAYER_ID in environ:
+                fields["player_id"] = environ[PLAYER_ID]
+            log.info("request", extra={"fields": fields})
         return response
 
 
@@ -111,7 +142,7 @@ def _install_errors(app: Flask, log: logging.Logger) -> None:
         log.error(
             "unhandled error",
             exc_info=exc,
-            extra={"fields": {"request_id": g.get("request_id")}},
+            extra={"fields": {"request_id": request.environ.get(REQUEST_ID)}},
         )
         return error_response(500, "internal_error", "something went wrong on our side")
 
@@ -125,8 +156,8 @@ def _body() -> dict[str, Any]:
 
 def _install_routes(app: Flask, service: Service) -> None:
     def me() -> PlayerRecord:
-        player = service.players.authenticate(request.headers.get("Authorization"))
-        g.player_id = player.id
+        player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
+        request.environ[PLAYER_ID] = player.id
         return player
 
     def group_json(record: GroupRecord | None, player: PlayerRecord) -> Response:
@@ -135,12 +166,17 @@ def _install_routes(app: Flask, service: Service) -> None:
         return jsonify(service.groups.view(player, record.id))
 
     def state_response(snapshot: Snapshot, view: dict[str, Any], status: int = 200) -> Response:
-        response = jsonify(view)
-        response.status_code = status
-        response.headers["ETag"] = snapshot.etag
-        response.headers["Poll-Interval"] = str(poll_interval(view))
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        body = "" if status == 304 else json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+        return Response(
+            body,
+            status=status,
+            mimetype="application/json",
+            headers={
+                "ETag": snapshot.etag,
+                "Poll-Interval": str(poll_interval(view)),
+                "Cache-Control": "no-cache",
+            },
+        )
 
     @app.get("/openapi.json")
     def openapi() -> Response:
@@ -171,7 +207,20 @@ def _install_routes(app: Flask, service: Service) -> None:
 
     @app.post("/v1/players")
     def create_player() -> tuple[Response, int]:
-        player, token = service.players.create(request.remote_addr or "unknown")
+        body = request.get_json(force=True, silent=True)  # optional: {"bot": true, "rating": n}
+        bot, rating = False, None
+        if isinstance(body, dict) and body.get("bot") is not None:
+            if not isinstance(body["bot"], bool):
+                raise svc.BadRequest("bot must be true or false")
+            bot = body["bot"]
+        if bot:
+            service.players.check_bot_key(request.headers.get("X-Bot-Key"))
+            rating = (body or {}).get("rating")
+            if rating is not None and (
+                isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= 4000
+            ):
+                raise svc.BadRequest("rating must be an integer from 0 to 4000")
+        player, token = service.players.create(request.remote_addr or "unknown", bot, rating)
         return jsonify({**profile(player), "token": token}), 201
 
     @app.get("/v1/me")
@@ -240,10 +289,9 @@ def _install_routes(app: Flask, service: Service) -> None:
     @app.get("/v1/tournaments/<tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
         snapshot, view = service.tournaments.state(me(), tournament_id)
-        if request.if_none_match.contains_raw(snapshot.etag):
-            response = state_response(snapshot, view, 304)
-            response.set_data(b"")
-            return response
+        wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+        if wanted and (wanted.strip() == "*" or snapshot.etag in _etags(wanted)):
+            return state_response(snapshot, view, 304)
         return state_response(snapshot, view)
 
     @app.post("/v1/tournaments/<tournament_id>/guesses")
@@ -251,7 +299,7 @@ def _install_routes(app: Flask, service: Service) -> None:
         player = me()
         body = _body()
         snapshot, view = service.tournaments.guess(
-            player, tournament_id, body.get("row"), body.get("word")
+            player, tournament_id, body.get("row"), body.get("word"), body.get("duel")
         )
         return state_response(snapshot, view)
 

@@ -330,7 +330,39 @@ def openapi_document() -> JSON:
                 "Create an anonymous player (rating 1000, generated nickname)",
                 {"201": _json(_ref("NewPlayer"), "The player and its bearer token")},
                 auth=False,
-                errors=("429", "503"),
+                errors=("400", "403", "429", "503"),
+                params=(
+                    {
+                        "name": "X-Bot-Key",
+                        "in": "header",
+                        "required": False,
+                        "description": "The server's bot key (WT_BOT_KEY); only for bots.",
+                        "schema": {"type": "string"},
+                    },
+                ),
+                extra={
+                    "requestBody": {
+                        "required": False,
+                        "description": "Optional. `bot` (with X-Bot-Key) creates a practice "
+                        "bot, marked as a bot in every state, optionally at `rating`; without "
+                        "the key that is a 403 `bot_key`.",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "bot": {"type": "boolean", "default": False},
+                                        "rating": {
+                                            "type": "integer",
+                                            "minimum": 0,
+                                            "maximum": 4000,
+                                        },
+                                    },
+                                }
+                            }
+                        },
+                    }
+                },
             )
         },
         "/v1/me": {
@@ -450,6 +482,11 @@ def openapi_document() -> JSON:
                     "properties": {
                         "row": {"type": "integer", "minimum": 0},
                         "word": {"type": "string"},
+                        "duel": {
+                            "type": "string",
+                            "description": "The duel id (e.g. r3d2). Optional; with it, a "
+                            "retry of the guess that ended a round still gets the same answer.",
+                        },
                     },
                 },
                 params=(_TID,),

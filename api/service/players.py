@@ -27,20 +27,34 @@ class Players:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def create(self, client: str, bot: bool = False) -> tuple[PlayerRecord, str]:
-        """A new player and its bearer token `<player id>.<secret>` (shown only now)."""
-        self.ctx.limit(f"create:{client}", per=20, window_s=60)
+    def create(
+        self, client: str, bot: bool = False, rating: int | None = None
+    ) -> tuple[PlayerRecord, str]:
+        """A new player and its bearer token `<player id>.<secret>` (shown only now).
+
+        Bots (created with the bot key, see `check_bot_key`) skip the per-client limit and may
+        start at another rating, so that a pool can seat bots near any person's rating.
+        """
+        if not bot:
+            self.ctx.limit(f"create:{client}", per=20, window_s=60)
         secret = secrets.token_urlsafe(TOKEN_BYTES)
         player = PlayerRecord(
             id=self.ctx.new_id("p"),
             token_hash=_hash(secret),
             nickname=nicknames.generate(self.ctx.rng),
-            rating=START_RATING,
+            rating=START_RATING if rating is None else rating,
             created_at=self.ctx.now(),
             bot=bot,
         )
         guarded(lambda: self.ctx.repo.commit([Put(player, new=True)]))
         return replace(player, version=1), f"{player.id}.{secret}"
+
+    def check_bot_key(self, given: str | None) -> None:
+        """Only the holder of the configured bot key may create bots; none is configured by
+        default, so a deployment refuses every bot."""
+        key = self.ctx.settings.bot_key
+        if not key or not given or not hmac.compare_digest(key.encode(), given.encode()):
+            raise errors.Forbidden("creating a bot needs the bot key", code="bot_key")
 
     def authenticate(self, header: str | None) -> PlayerRecord:
         if not header or not header.startswith("Bearer "):

@@ -166,12 +166,19 @@ class Tournaments:
         return views.tournament_view(snapshot.tournament, player_id, snapshot.now)
 
     def guess(
-        self, player: PlayerRecord, tournament_id: str, row: Any, word: Any
+        self,
+        player: PlayerRecord,
+        tournament_id: str,
+        row: Any,
+        word: Any,
+        duel_id: Any = None,
     ) -> tuple[Snapshot, dict[str, Any]]:
         if isinstance(row, bool) or not isinstance(row, int) or row < 0:
             raise errors.BadRequest("row must be a board row number (0-based)")
         if not isinstance(word, str) or not word.strip() or len(word) > 64:
             raise errors.BadRequest("word must be a non-empty string")
+        if duel_id is not None and (not isinstance(duel_id, str) or len(duel_id) > 32):
+            raise errors.BadRequest("duel must be a duel id such as 'r3d2'")
         self.ctx.limit(f"guess:{player.id}", per=30, window_s=10)
 
         def attempt() -> Snapshot:
@@ -185,7 +192,7 @@ class Tournaments:
                 raise errors.Invalid(str(exc), code="invalid_characters") from exc
             try:
                 after, events = tm.guess(
-                    t, player.id, row, tiles, snapshot.now, self.ctx.words(t.language)
+                    t, player.id, row, tiles, snapshot.now, self.ctx.words(t.language), duel_id
                 )
             except GameError as exc:
                 raise errors.from_game_error(exc) from exc

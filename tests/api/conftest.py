@@ -8,7 +8,6 @@ per session, one table per test).
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import random
 import uuid
@@ -34,9 +33,6 @@ TIMING = Timing(turn_ms=8_000, intro_ms=4_000, reconnect_ms=30_000)
 T0 = 1_750_000_000_000  # a fixed, realistic epoch in ms
 SEED = 1234
 
-HAVE_DYNAMO = importlib.util.find_spec("api.storage.dynamo") is not None
-DYNAMO_MISSING = "api/storage/dynamo.py (DynamoRepository) does not exist yet"
-
 BOTH = pytest.mark.parametrize("repo", ["memory", "dynamo"], indirect=True)
 
 
@@ -58,8 +54,6 @@ def _quiet_request_logs() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def dynamo_endpoint() -> Iterator[str]:
     """An embedded moto server (real HTTP, as in AWS) for the whole session."""
-    if not HAVE_DYNAMO:
-        pytest.skip(DYNAMO_MISSING)
     from api.storage.local import start_local_dynamodb, stop_local_dynamodb
 
     yield start_local_dynamodb()  # sets dummy credentials when there are none
@@ -82,8 +76,6 @@ def make_dynamo(request: pytest.FixtureRequest) -> Iterator[Callable[[Settings],
     made: list[Any] = []
 
     def make(settings: Settings) -> Repository:
-        if not HAVE_DYNAMO:
-            pytest.skip(DYNAMO_MISSING)
         from api.storage import dynamo
 
         endpoint = request.getfixturevalue("dynamo_endpoint")
@@ -94,17 +86,13 @@ def make_dynamo(request: pytest.FixtureRequest) -> Iterator[Callable[[Settings],
             region="us-east-1",
         )
         repository = dynamo.DynamoRepository(own)
-        if hasattr(repository, "create_table"):
-            repository.create_table()
-        else:
-            dynamo.create_table(own)  # type: ignore[attr-defined]
+        repository.create_table()
         made.append(repository)
         return repository
 
     yield make
     for repository in made:
-        if hasattr(repository, "delete_table"):
-            repository.delete_table()  # keep moto's memory flat
+        repository.delete_table()  # keep moto's memory flat
 
 
 @pytest.fixture

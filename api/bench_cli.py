@@ -1,0 +1,204 @@
+"""`wordle-tournament bench api`: DynamoDB units per request and the poll handler's speed.
+
+Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
+against an embedded moto server; one whole tournament is played over HTTP through the Flask
+test client with a simulated clock and clients that follow the Poll-Interval advice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import statistics
+import time
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from flask import Flask, jsonify
+from flask.testing import FlaskClient
+
+from api.config import Settings
+from api.http import logs
+from api.http.app import create_app
+from api.service import Service
+from api.service.context import Context
+from api.storage.dynamo import DynamoRepository, to_item
+from api.storage.local import start_local_dynamodb
+from api.storage.memory import InMemoryRepository
+from api.storage.meter import item_size
+from api.storage.repository import Repository
+from core.timing import Timing
+
+T0 = 1_760_000_000_000
+
+
+def register(commands: Any, bench: Any) -> None:
+    parser = bench.add_parser("api", help="DynamoDB units per poll/guess/tournament, poll speed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--polls", type=int, default=2000, help="polls to time")
+    parser.set_defaults(handler=run)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.ms = T0
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+def _players(client: FlaskClient, n: int) -> list[dict[str, str]]:
+    made = []
+    for _ in range(n):
+        body = client.post("/v1/players").get_json()
+        made.append({"id": body["id"], "auth": f"Bearer {body['token']}"})
+    return made
+
+
+def _play(
+    client: FlaskClient, repo: Repository, clock: Clock, rng: random.Random, meter: Any
+) -> tuple[dict[str, list[tuple[float, float]]], str]:
+    """One tournament; every request metered and filed under its kind."""
+    usage: dict[str, list[tuple[float, float]]] = defaultdict(list)
+
+    def call(kind: str, method: str, url: str, auth: str, **kw: Any) -> Any:
+        with meter.scope() as scope:
+            response = client.open(url, method=method, headers={"Authorization": auth}, **kw)
+        if kind == "poll" and response.status_code == 304:
+            kind = "poll (304)"
+        usage[kind].append((scope.total.read_units, scope.total.write_units))
+        return response
+
+    players = _players(client, 8)
+    lobby: dict[str, Any] = {}
+    for p in players:
+        lobby = call("join queue", "POST", "/v1/queue", p["auth"], json={"language": "en"}).json
+    tid = lobby["tournament_id"]
+    url = f"/v1/tournaments/{tid}"
+    next_poll = {p["id"]: clock.ms for p in players}
+    etags: dict[str, str] = {}
+    plan: dict[tuple[str, int], int] = {}
+    while True:
+        for p in players:
+            if clock.ms < next_poll[p["id"]]:
+                continue
+            headers = {"If-None-Match": etags[p["id"]]} if p["id"] in etags else {}
+            with meter.scope() as scope:
+                r = client.get(f"{url}/state", headers={"Authorization": p["auth"], **headers})
+            kind = "poll (304)" if r.status_code == 304 else "poll"
+            usage[kind].append((scope.total.read_units, scope.total.write_units))
+            etags[p["id"]] = r.headers["ETag"]
+            next_poll[p["id"]] = clock.ms + 1000 * int(r.headers["Poll-Interval"])
+            if r.status_code == 200:
+                state = r.get_json()
+                if state["phase"] == "finished":
+                    return usage, tid
+                duel = state["duel"]
+                if duel and duel["your_turn"]:
+                    key = (duel["id"], len(duel["rows"]))
+                    plan.setdefault(key, clock.ms + rng.randint(4_000, 20_000))
+        # Whoever planned to play by now plays (the secret a third of the time).
+        record = repo.get_tournament(tid)
+        assert record is not None
+        for duel in record.tournament.round.duels:
+            key = (duel.id, len(duel.turns))
+            if duel.ended_at is None and key in plan and plan[key] <= clock.ms:
+                who = next(p for p in players if p["id"] == duel.to_play)
+                word = "".join(duel.secret) if rng.random() < 0.33 else None
+                word = word or rng.choice(["crane", "slate", "house", "plant", "words", "fight"])
+                word = word if len(word) == len(duel.secret) else "".join(duel.secret)
+                call(
+                    "guess",
+                    "POST",
+                    f"{url}/guesses",
+                    who["auth"],
+                    json={"row": len(duel.turns), "word": word, "duel": duel.id},
+                )
+                del plan[key]
+        clock.ms += 500
+
+
+def _poll_speed(polls: int) -> tuple[float, float]:
+    """Median µs of a poll (in-memory storage) and of a bare Flask JSON route, same run, both
+    through the same test client."""
+    clock = Clock()
+    repo = InMemoryRepository()
+    settings = Settings(timing=Timing(), rate_limits=False)
+    app = create_app(Service(Context(repo, settings, clock=clock, rng=random.Random(3))))
+    client = app.test_client()
+    players = _players(client, 8)
+    tid = ""
+    for p in players:
+        r = client.post("/v1/queue", json={"language": "en"}, headers={"Authorization": p["auth"]})
+        tid = r.get_json()["tournament_id"]
+    clock.ms += 7_000
+    bare = Flask("bare")
+    bare.get("/state")(lambda: jsonify({"ok": True, "n": 1}))
+    bare_client = bare.test_client()
+    poll_headers = {"Authorization": players[0]["auth"]}
+
+    def timed(fn: Any) -> float:
+        samples = []
+        for _ in range(polls):
+            started = time.perf_counter_ns()
+            fn()
+            samples.append(time.perf_counter_ns() - started)
+        return statistics.median(samples) / 1000
+
+    poll_us = timed(lambda: client.get(f"/v1/tournaments/{tid}/state", headers=poll_headers))
+    bare_us = timed(lambda: bare_client.get("/state"))
+    return poll_us, bare_us
+
+
+def _logs_to_devnull() -> None:
+    """Keep the JSON request log on (it is part of a real poll's cost) but out of the output."""
+    logger = logs.configure()
+    handler = logging.StreamHandler(open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the run
+    handler.setFormatter(logs.JsonFormatter())
+    logger.handlers = [handler]
+    logger.setLevel(logging.INFO)
+
+
+def run(args: argparse.Namespace) -> int:
+    _logs_to_devnull()
+    endpoint = start_local_dynamodb()
+    settings = Settings(
+        table_name=f"bench-api-{uuid.uuid4().hex[:8]}",
+        dynamodb_endpoint=endpoint,
+        timing=Timing(),
+        rate_limits=False,
+    )
+    repo = DynamoRepository(settings)
+    repo.create_table()
+    clock = Clock()
+    service = Service(Context(repo, settings, clock=clock, rng=random.Random(args.seed)))
+    client = create_app(service).test_client()
+    usage, tid = _play(client, repo, clock, random.Random(args.seed), repo.meter)
+    record = repo.get_tournament(tid)
+    assert record is not None
+    size = item_size(to_item(record, record.version).serialize())
+    print("DynamoDB units per request (metered by DynamoDB's billing rules):")
+    print("  request       count   read/req  write/req")
+    total_r = total_w = 0.0
+    for kind in sorted(usage):
+        rows = usage[kind]
+        r = sum(u[0] for u in rows)
+        w = sum(u[1] for u in rows)
+        total_r, total_w = total_r + r, total_w + w
+        print(f"  {kind:<12} {len(rows):6d}   {r / len(rows):8.2f}  {w / len(rows):9.2f}")
+    cost = total_r * 0.125e-6 + total_w * 0.625e-6
+    print(
+        f"per tournament: {total_r:.1f} read units, {total_w:.1f} write units, "
+        f"${cost:.5f} of DynamoDB on demand"
+    )
+    print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
+    repo.delete_table()
+    poll_us, bare_us = _poll_speed(args.polls)
+    print(
+        f"poll handler: {poll_us:.0f} µs median vs a bare Flask JSON route {bare_us:.0f} µs "
+        f"(ratio {poll_us / bare_us:.2f}, goal <= 2)"
+    )
+    return 0

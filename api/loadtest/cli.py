@@ -1,0 +1,168 @@
+"""`wordle-tournament loadtest`: N concurrent tournaments of bot clients, measured.
+
+Without --url it starts the local stack in this process (moto DynamoDB with the capacity meter,
+the sweep, the API on a free port, rate limits off, short timers) and stops it afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from api.config import Settings
+from api.loadtest.harness import Harness, HarnessConfig, languages
+from api.loadtest.prices import PriceModel
+from api.loadtest.report import build_report, plot, summary
+from api.loadtest.stack import LocalStack, start_local_stack
+from core.timing import Timing
+
+
+def register(commands: Any, bench: Any) -> None:
+    p = commands.add_parser(
+        "loadtest",
+        help="run N concurrent tournaments of bots and report latency, staleness and cost",
+    )
+    p.add_argument("--tournaments", type=int, default=10, help="concurrent tournaments (10)")
+    p.add_argument("--duration", type=float, default=120.0, help="seconds to run (120)")
+    p.add_argument("--url", help="an API to test instead of starting the local stack")
+    p.add_argument("--languages", default="en", help="'en', 'en,de,…' or 'all', one per slot")
+    p.add_argument("--turn-seconds", type=float, default=10.0, help="local stack: turn (10)")
+    p.add_argument("--intro-seconds", type=float, default=2.0, help="local stack: intro (2)")
+    p.add_argument(
+        "--backend",
+        choices=("moto", "moto-inprocess", "memory"),
+        default="moto",
+        help="local stack",
+    )
+    p.add_argument("--bot-key", help="with --url: the server's WT_BOT_KEY, to mark bots")
+    p.add_argument("--think-scale", type=float, default=1.0, help="bots' thinking time × this")
+    p.add_argument("--lambda-memory-mb", type=int, default=512, help="price model (512)")
+    p.add_argument("--out", type=Path, default=Path("loadtest-results"), help="output folder")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(handler=run)
+
+
+def _progress(harness: Harness, every_s: float = 15.0) -> None:
+    def loop() -> None:
+        while not harness.stop.wait(every_s):
+            n = len(harness.collector.exchanges)
+            done = sum(r.finished for r in harness.collector.runs.values())
+            elapsed = time.time() - harness.started
+            print(
+                f"  {elapsed:5.0f} s: {n} requests ({n / elapsed:.0f}/s), "
+                f"{done} tournaments finished",
+                file=sys.stderr,
+            )
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def local_settings(turn_s: float, intro_s: float) -> Settings:
+    base = Settings.from_env()
+    return replace(
+        base,
+        timing=Timing(
+            turn_ms=int(turn_s * 1000),
+            intro_ms=int(intro_s * 1000),
+            reconnect_ms=base.timing.reconnect_ms,
+        ),
+        rate_limits=False,
+        bot_key=secrets.token_urlsafe(24),
+    )
+
+
+def run_loadtest(
+    *,
+    tournaments: int,
+    duration_s: float,
+    url: str | None = None,
+    settings: Settings | None = None,
+    backend: str = "moto",
+    language_codes: tuple[str, ...] = ("en",),
+    bot_key: str | None = None,
+    think_scale: float = 1.0,
+    poll_cap_s: float | None = None,
+    prices: PriceModel | None = None,
+    seed: int = 1,
+    progress: bool = False,
+) -> tuple[dict[str, Any], Harness, LocalStack | None]:
+    """Run one load test; the caller closes the returned stack (None with `url`)."""
+    stack = None
+    if url is None:
+        settings = settings or local_settings(10, 2)
+        stack = start_local_stack(settings, backend)
+        url, bot_key = stack.url, settings.bot_key
+    config = HarnessConfig(
+        url=url,
+        tournaments=tournaments,
+        duration_s=duration_s,
+        languages=language_codes,
+        bot_key=bot_key,
+        think_scale=think_scale,
+        poll_cap_s=poll_cap_s,
+        seed=seed,
+    )
+    harness = Harness(config)
+    if progress:
+        _progress(harness)
+    harness.run()
+    described: dict[str, Any] = {
+        "tournaments": tournaments,
+        "duration_s": duration_s,
+        "url": None if stack is not None else url,
+        "local_stack": stack is not None,
+        "backend": backend if stack is not None else None,
+        "languages": list(language_codes),
+        "think_scale": think_scale,
+        "poll_cap_s": poll_cap_s,
+        "seed": seed,
+    }
+    if stack is not None:
+        timing = stack.settings.timing
+        described["timers_ms"] = {
+            "turn": timing.turn_ms,
+            "intro": timing.intro_ms,
+            "reconnect": timing.reconnect_ms,
+        }
+    report = build_report(harness, stack, prices or PriceModel(), described)
+    return report, harness, stack
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.tournaments < 1 or args.duration <= 0:
+        print("--tournaments and --duration must be positive", file=sys.stderr)
+        return 2
+    settings = None if args.url else local_settings(args.turn_seconds, args.intro_seconds)
+    print(
+        f"loadtest: {args.tournaments} tournaments for {args.duration:g} s against "
+        f"{args.url or 'the local stack (' + args.backend + ')'}",
+        file=sys.stderr,
+    )
+    report, harness, stack = run_loadtest(
+        tournaments=args.tournaments,
+        duration_s=args.duration,
+        url=args.url,
+        settings=settings,
+        backend=args.backend,
+        language_codes=languages(args.languages),
+        bot_key=args.bot_key,
+        think_scale=args.think_scale,
+        prices=PriceModel(lambda_memory_mb=args.lambda_memory_mb),
+        seed=args.seed,
+        progress=True,
+    )
+    if stack is not None:
+        stack.close()
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "loadtest.json").write_text(json.dumps(report, indent=2) + "\n")
+    plot(harness, args.out / "loadtest.png")
+    print(summary(report))
+    print(f"wrote {args.out / 'loadtest.json'} and {args.out / 'loadtest.png'}")
+    return 0

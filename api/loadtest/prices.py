@@ -1,0 +1,75 @@
+"""The price model of one request, in US dollars (us-east-1, on-demand, late 2026 list prices).
+
+- API Gateway HTTP API: $1.00 per million requests (first 300 M a month).
+- Lambda on arm64: $0.20 per million requests plus $0.0000133334 per GB-second, billed per
+  started millisecond; the function is assumed to have 512 MB (change with --lambda-memory-mb).
+  The duration is the time the app took for the request in the load test (storage included),
+  which with moto on this machine is slower than DynamoDB in the same region: an upper bound.
+- DynamoDB on-demand: $0.125 per million read units, $0.625 per million write units, the units
+  as the capacity meter (api/storage/meter.py) computes them from item sizes.
+
+Not counted: data transfer (state bodies are a few KB), CloudWatch logs, the once-a-minute
+sweep (a fixed cost per deployment, not per tournament).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from api.storage.meter import READ_UNIT_USD, WRITE_UNIT_USD
+
+
+@dataclass(frozen=True, slots=True)
+class PriceModel:
+    api_gateway_per_request: float = 1.00 / 1_000_000
+    lambda_per_request: float = 0.20 / 1_000_000
+    lambda_per_gb_second: float = 0.0000133334
+    lambda_memory_mb: int = 512
+    dynamodb_per_read_unit: float = READ_UNIT_USD
+    dynamodb_per_write_unit: float = WRITE_UNIT_USD
+
+    def lambda_gb_seconds(self, ms: float) -> float:
+        return math.ceil(max(ms, 1.0)) / 1000 * self.lambda_memory_mb / 1024
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Bill:
+    """What some requests cost, by service."""
+
+    requests: float
+    gb_seconds: float
+    read_units: float
+    write_units: float
+
+    def dollars(self, prices: PriceModel) -> dict[str, float]:
+        api = self.requests * prices.api_gateway_per_request
+        lam = (
+            self.requests * prices.lambda_per_request
+            + self.gb_seconds * prices.lambda_per_gb_second
+        )
+        ddb = (
+            self.read_units * prices.dynamodb_per_read_unit
+            + self.write_units * prices.dynamodb_per_write_unit
+        )
+        return {"api_gateway": api, "lambda": lam, "dynamodb": ddb, "total": api + lam + ddb}
+
+    def __add__(self, other: Bill) -> Bill:
+        return Bill(
+            self.requests + other.requests,
+            self.gb_seconds + other.gb_seconds,
+            self.read_units + other.read_units,
+            self.write_units + other.write_units,
+        )
+
+    def scaled(self, factor: float) -> Bill:
+        return Bill(
+            self.requests * factor,
+            self.gb_seconds * factor,
+            self.read_units * factor,
+            self.write_units * factor,
+        )

@@ -1,0 +1,398 @@
+"""Turn what a load test recorded into figures: the JSON report, its text summary and a plot.
+
+Counts come from the client side (every request a bot sent); when the stack ran in this process
+the server's own count (`Instrument`) is reported beside it, and server times and DynamoDB units
+are joined to the client's requests by request id.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from api.bots.client import STATE
+from api.bots.http import Exchange
+from api.loadtest.harness import Harness, TournamentRun
+from api.loadtest.prices import Bill, PriceModel
+from api.loadtest.stack import LocalStack, Served
+from api.storage.meter import Meter
+
+POLL = f"GET {STATE}"
+TARGETS = {
+    "concurrent_tournaments_min": 10,
+    "poll_p99_ms_max": 250,
+    "errors_max": 0,
+    "staleness_p95_ms_max": 1500,
+    "cost_per_tournament_usd_max": 0.005,
+    "naive_over_measured_min": 3.0,
+}
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """Nearest-rank percentile (q in 0..100) of `values`; None when empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return float(ordered[rank - 1])
+
+
+def _spread(values: Sequence[float]) -> dict[str, float | None]:
+    return {
+        "p50": percentile(values, 50),
+        "p95": percentile(values, 95),
+        "p99": percentile(values, 99),
+        "max": max(values) if values else None,
+    }
+
+
+def _is_error(status: int) -> bool:
+    return status == 0 or status >= 400
+
+
+def _endpoints(exchanges: Sequence[Exchange], served: dict[str, Served]) -> dict[str, Any]:
+    by_label: dict[str, list[Exchange]] = defaultdict(list)
+    for e in exchanges:
+        by_label[e.label].append(e)
+    table: dict[str, Any] = {}
+    for label in sorted(by_label):
+        rows = by_label[label]
+        server_ms = [served[e.request_id].ms for e in rows if e.request_id in served]
+        table[label] = {
+            "count": len(rows),
+            "errors": sum(_is_error(e.status) for e in rows),
+            "statuses": dict(sorted(Counter(str(e.status) for e in rows).items())),
+            "latency_ms": _spread([e.ms for e in rows]),
+            "server_ms": _spread(server_ms) if server_ms else None,
+        }
+    return table
+
+
+def _bill(
+    exchanges: Sequence[Exchange], served: dict[str, Served], prices: PriceModel
+) -> tuple[Bill, Bill]:
+    """(all requests, state polls only) as billed."""
+    total = polls = Bill(0, 0, 0, 0)
+    for e in exchanges:
+        s = served.get(e.request_id)
+        ms = s.ms if s is not None else e.ms
+        one = Bill(
+            1,
+            prices.lambda_gb_seconds(ms),
+            s.read_units if s is not None else 0.0,
+            s.write_units if s is not None else 0.0,
+        )
+        total += one
+        if e.label == POLL:
+            polls += one
+    return total, polls
+
+
+def _per_touch_write(meter: Meter | None, fallback: float) -> float:
+    """Write units of one last-contact write, as the meter measured them."""
+    if meter is not None:
+        touch = meter.by_operation().get("touch")
+        if touch is not None and touch.calls:
+            return touch.write_units / touch.calls
+    return fallback
+
+
+def _costs(
+    harness: Harness,
+    served: dict[str, Served],
+    prices: PriceModel,
+    meter: Meter | None,
+) -> dict[str, Any]:
+    runs = list(harness.collector.runs.values())
+    finished = [r for r in runs if r.finished]
+    basis: list[TournamentRun] = finished or [r for r in runs if r.tournament_id]
+    if not basis:
+        return {"basis": "no tournament started", "measured": None, "naive": None}
+    by_tag: dict[str | None, list[Exchange]] = defaultdict(list)
+    for e in harness.collector.exchanges:
+        by_tag[e.tag].append(e)
+    measured = naive = Bill(0, 0, 0, 0)
+    all_polls = [e for e in harness.collector.exchanges if e.label == POLL]
+    _, poll_bill = _bill(all_polls, served, prices)
+    n_polls = max(1, len(all_polls))
+    guess_writes = [
+        served[e.request_id].write_units
+        for e in harness.collector.exchanges
+        if "guesses" in e.label and e.request_id in served
+    ]
+    touch_write = _per_touch_write(
+        meter, sum(guess_writes) / len(guess_writes) if guess_writes else 0.0
+    )
+    for run in basis:
+        total, polls = _bill(by_tag[run.tag], served, prices)
+        measured += total
+        # The naive policy: every player in the tournament polls every second while playing,
+        # and every poll writes (no coalesced last-contact); everything else as measured.
+        naive_polls = run.active_s
+        per_poll = poll_bill.scaled(1 / n_polls)
+        naive += (
+            total
+            + Bill(-polls.requests, -polls.gb_seconds, -polls.read_units, -polls.write_units)
+            + Bill(
+                naive_polls,
+                per_poll.gb_seconds * naive_polls,
+                per_poll.read_units * naive_polls,
+                touch_write * naive_polls,
+            )
+        )
+    count = len(basis)
+    m, n = measured.scaled(1 / count), naive.scaled(1 / count)
+    m_usd, n_usd = m.dollars(prices), n.dollars(prices)
+    return {
+        "basis": (
+            f"{count} finished tournament(s)"
+            if finished
+            else f"{count} unfinished tournament(s): partial, not a full tournament"
+        ),
+        "complete": bool(finished),
+        "price_model": prices.as_dict(),
+        "measured": {"usage": _usage(m), "usd": m_usd},
+        "naive": {
+            "computed": True,
+            "policy": "a poll every second per player, a write on every poll",
+            "write_units_per_poll": touch_write,
+            "usage": _usage(n),
+            "usd": n_usd,
+        },
+        "naive_over_measured": n_usd["total"] / m_usd["total"] if m_usd["total"] else None,
+    }
+
+
+def _usage(bill: Bill) -> dict[str, float]:
+    return {
+        "requests": bill.requests,
+        "lambda_gb_seconds": bill.gb_seconds,
+        "read_units": bill.read_units,
+        "write_units": bill.write_units,
+    }
+
+
+def build_report(
+    harness: Harness,
+    stack: LocalStack | None,
+    prices: PriceModel,
+    config: dict[str, Any],
+) -> dict[str, Any]:
+    collector = harness.collector
+    exchanges = list(collector.exchanges)
+    records = stack.instrument.snapshot() if stack is not None else []
+    served = {r.request_id: r for r in records if r.request_id}
+    elapsed = max(1e-9, harness.ended - harness.started)
+    polls = [e for e in exchanges if e.label == POLL]
+    runs = list(collector.runs.values())
+    started = [r for r in runs if r.tournament_id]
+    finished = [r for r in runs if r.finished]
+    player_minutes = sum(r.active_s for r in runs) / 60
+    stale = collector.staleness_ms()
+    meter = stack.meter if stack is not None else None
+    endpoints = _endpoints(exchanges, served)
+    report: dict[str, Any] = {
+        "config": config,
+        "elapsed_s": elapsed,
+        "requests": {
+            "total": len(exchanges),
+            "per_second": len(exchanges) / elapsed,
+            "errors": sum(_is_error(e.status) for e in exchanges),
+            "error_kinds": dict(
+                Counter(f"{e.label} {e.status}" for e in exchanges if _is_error(e.status))
+            ),
+            "by_endpoint": endpoints,
+        },
+        "server": (
+            {
+                "total": len(records),
+                "by_endpoint": dict(sorted(Counter(r.label for r in records).items())),
+            }
+            if stack is not None
+            else None
+        ),
+        "polls": {
+            "count": len(polls),
+            "not_modified": sum(e.status == 304 for e in polls),
+            "player_minutes": player_minutes,
+            "per_player_minute": len(polls) / player_minutes if player_minutes else None,
+        },
+        "staleness_ms": {"count": len(stale), **_spread([float(s) for s in stale])},
+        "tournaments": {
+            "concurrent": config["tournaments"],
+            "started": len(started),
+            "finished": len(finished),
+            "mean_rounds_finished": (
+                sum(r.rounds for r in finished) / len(finished) if finished else None
+            ),
+            "mean_minutes_finished": (
+                sum((r.ended or 0) - (r.started or 0) for r in finished) / len(finished) / 60
+                if finished
+                else None
+            ),
+            "failures": list(collector.failures),
+        },
+        "dynamodb": _dynamodb(meter, records),
+        "cost_per_tournament": _costs(harness, served, prices, meter),
+    }
+    report["targets"] = _targets(report)
+    return report
+
+
+def _dynamodb(meter: Meter | None, records: Sequence[Served]) -> dict[str, Any] | None:
+    if meter is None:
+        return None
+    total = meter.total()
+    in_requests_r = sum(r.read_units for r in records)
+    in_requests_w = sum(r.write_units for r in records)
+    return {
+        "read_units": total.read_units,
+        "write_units": total.write_units,
+        "in_requests": {"read_units": in_requests_r, "write_units": in_requests_w},
+        "background_sweep": {
+            "read_units": total.read_units - in_requests_r,
+            "write_units": total.write_units - in_requests_w,
+        },
+        "by_operation": {
+            name: {"calls": u.calls, "read_units": u.read_units, "write_units": u.write_units}
+            for name, u in meter.by_operation().items()
+        },
+    }
+
+
+def _targets(report: dict[str, Any]) -> dict[str, Any]:
+    poll = report["requests"]["by_endpoint"].get(POLL)
+    p99 = poll["latency_ms"]["p99"] if poll else None
+    cost = report["cost_per_tournament"]
+    measured = cost.get("measured")
+    usd = measured["usd"]["total"] if measured else None
+    ratio = cost.get("naive_over_measured")
+    stale = report["staleness_ms"]["p95"]
+
+    def check(value: float | None, ok: bool) -> dict[str, Any]:
+        return {"value": value, "met": ok if value is not None else None}
+
+    return {
+        "concurrent_tournaments": check(
+            report["tournaments"]["concurrent"],
+            report["tournaments"]["concurrent"] >= TARGETS["concurrent_tournaments_min"],
+        ),
+        "poll_p99_ms": check(p99, p99 is not None and p99 <= TARGETS["poll_p99_ms_max"]),
+        "errors": check(report["requests"]["errors"], report["requests"]["errors"] == 0),
+        "staleness_p95_ms": check(
+            stale, stale is not None and stale <= TARGETS["staleness_p95_ms_max"]
+        ),
+        "cost_per_tournament_usd": check(
+            usd, usd is not None and usd <= TARGETS["cost_per_tournament_usd_max"]
+        ),
+        "naive_over_measured": check(
+            ratio, ratio is not None and ratio >= TARGETS["naive_over_measured_min"]
+        ),
+    }
+
+
+def summary(report: dict[str, Any]) -> str:
+    """The report as a few lines of text."""
+    req = report["requests"]
+    lines = [
+        f"{report['tournaments']['concurrent']} concurrent tournaments for "
+        f"{report['elapsed_s']:.0f} s: {req['total']} requests, {req['per_second']:.1f}/s, "
+        f"{req['errors']} errors",
+    ]
+    if report["server"] is not None:
+        lines.append(f"server counted {report['server']['total']} requests")
+    lines.append(f"{'endpoint':<52} {'count':>6} {'err':>4} {'p50':>7} {'p95':>7} {'p99':>7} ms")
+    for label, row in req["by_endpoint"].items():
+        lat = row["latency_ms"]
+        lines.append(
+            f"{label:<52} {row['count']:>6} {row['errors']:>4} "
+            f"{lat['p50']:>7.1f} {lat['p95']:>7.1f} {lat['p99']:>7.1f}"
+        )
+    for kind, n in report["requests"]["error_kinds"].items():
+        lines.append(f"  error: {kind} × {n}")
+    polls = report["polls"]
+    ppm = polls["per_player_minute"]
+    lines.append(
+        f"polls: {polls['count']} ({polls['not_modified']} not modified), "
+        f"{ppm:.1f} per player-minute"
+        if ppm is not None
+        else "polls: none"
+    )
+    stale = report["staleness_ms"]
+    if stale["count"]:
+        lines.append(
+            f"staleness (guess → opponent sees it): p50 {stale['p50']:.0f} ms, "
+            f"p95 {stale['p95']:.0f} ms, max {stale['max']:.0f} ms over {stale['count']} rows"
+        )
+    t = report["tournaments"]
+    lines.append(f"tournaments: {t['started']} started, {t['finished']} finished")
+    cost = report["cost_per_tournament"]
+    if cost.get("measured"):
+        m, n = cost["measured"], cost["naive"]
+        lines.append(f"per tournament ({cost['basis']}):")
+        for name, entry in (("measured", m), ("naive (computed)", n)):
+            u, usd = entry["usage"], entry["usd"]
+            lines.append(
+                f"  {name:<17} {u['requests']:>8.0f} req  {u['read_units']:>8.0f} RRU "
+                f"{u['write_units']:>7.0f} WRU  ${usd['total']:.5f} "
+                f"(API ${usd['api_gateway']:.5f}, Lambda ${usd['lambda']:.5f}, "
+                f"DynamoDB ${usd['dynamodb']:.5f})"
+            )
+        if cost["naive_over_measured"]:
+            lines.append(f"  naive / measured: {cost['naive_over_measured']:.1f}×")
+    lines.append("targets:")
+    for name, entry in report["targets"].items():
+        met = {True: "met", False: "MISSED", None: "n/a"}[entry["met"]]
+        lines.append(f"  {name:<26} {entry['value']!s:<24} {met}")
+    return "\n".join(lines)
+
+
+def plot(harness: Harness, path: Path) -> None:
+    """Latency over time (each request a dot, p99 per 5 s as a line) and requests per second."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    start = harness.started
+    exchanges = list(harness.collector.exchanges)
+    fig, (ax, ax_rate) = plt.subplots(
+        2, 1, figsize=(11, 7), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
+    )
+    groups: dict[str, list[Exchange]] = defaultdict(list)
+    for e in exchanges:
+        kind = "state poll" if e.label == POLL else "guess" if "guesses" in e.label else "other"
+        groups[kind].append(e)
+    bucket = 5.0
+    for name, rows in sorted(groups.items()):
+        xs = [e.started - start for e in rows]
+        points = ax.scatter(xs, [e.ms for e in rows], s=4, alpha=0.35, label=name)
+        if name == "other":  # setup requests come in bursts: no line through the gaps
+            continue
+        buckets: dict[int, list[float]] = defaultdict(list)
+        for e in rows:
+            buckets[int((e.started - start) // bucket)].append(e.ms)
+        keys = sorted(buckets)
+        ax.plot(
+            [(k + 0.5) * bucket for k in keys],
+            [percentile(buckets[k], 99) for k in keys],
+            color=points.get_facecolor()[0][:3],
+            linewidth=1.5,
+            label=f"{name} p99 per {bucket:g} s",
+        )
+    ax.axhline(250, color="red", linestyle="--", linewidth=1, label="poll p99 target 250 ms")
+    ax.set_yscale("log")
+    ax.set_ylabel("latency (ms, log)")
+    ax.set_title(f"{harness.config.tournaments} concurrent tournaments: latency over time")
+    ax.legend(loc="upper right", fontsize=8)
+    per_second = Counter(int(e.started - start) for e in exchanges)
+    seconds = range(int(harness.ended - start) + 1)
+    ax_rate.plot(list(seconds), [per_second.get(s, 0) for s in seconds], linewidth=1)
+    ax_rate.set_ylabel("requests/s")
+    ax_rate.set_xlabel("seconds since start")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

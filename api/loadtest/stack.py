@@ -1,0 +1,238 @@
+"""The local stack for a load test: moto DynamoDB in a child process (or the in-memory fake), and
+in this process the service with its capacity meter, the sweep, and the Flask app on a free port.
+
+`Instrument` wraps the app as WSGI middleware and records every request the server answered,
+with its route, status, time and the DynamoDB units it used (a `Meter.scope` per request). That
+is the server's side of the count the load test reports.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flask import Flask
+from werkzeug.exceptions import HTTPException
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from api.config import Settings
+from api.http.app import create_app
+from api.service import Service
+from api.service.context import Context
+from api.storage.meter import Meter, Scope
+from api.storage.repository import Repository
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """One request as the server answered it."""
+
+    label: str  # "METHOD route" in Flask's spelling, like the client's Exchange.label
+    status: int
+    ms: float  # time in the app, including storage
+    request_id: str
+    read_units: float
+    write_units: float
+    at: float  # wall clock when it arrived
+
+
+class Instrument:
+    """WSGI middleware: count, time and meter every request the app serves."""
+
+    def __init__(self, app: Flask, meter: Meter | None) -> None:
+        self.app = app
+        self.meter = meter
+        self.records: list[Served] = []
+        self._lock = threading.Lock()
+        self._inner: WsgiApp = app.wsgi_app
+        app.wsgi_app = self  # type: ignore[method-assign]
+
+    def _label(self, environ: dict[str, Any]) -> str:
+        method = environ.get("REQUEST_METHOD", "?")
+        try:
+            rule, _ = self.app.url_map.bind_to_environ(environ).match(return_rule=True)
+        except HTTPException:
+            return f"{method} <unmatched>"
+        return f"{method} {rule.rule}"
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        statuses: list[int] = []
+
+        def capture(status: str, headers: Any, exc_info: Any = None) -> Any:
+            statuses.append(int(status.split()[0]))
+            return start_response(status, headers, exc_info)
+
+        at, t0 = time.time(), time.perf_counter()
+        scope_cm: AbstractContextManager[Scope | None] = (
+            self.meter.scope() if self.meter is not None else nullcontext(None)
+        )
+        with scope_cm as scope:
+            result = self._inner(environ, capture)
+            try:
+                body = b"".join(result)
+            finally:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()
+        record = Served(
+            label=self._label(environ),
+            status=statuses[0] if statuses else 0,
+            ms=(time.perf_counter() - t0) * 1000,
+            request_id=environ.get("HTTP_X_REQUEST_ID", ""),
+            read_units=scope.total.read_units if scope is not None else 0.0,
+            write_units=scope.total.write_units if scope is not None else 0.0,
+            at=at,
+        )
+        with self._lock:
+            self.records.append(record)
+        return [body]
+
+    def snapshot(self) -> list[Served]:
+        with self._lock:
+            return list(self.records)
+
+
+@dataclass
+class Server:
+    url: str
+    server: BaseWSGIServer
+    thread: threading.Thread
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=5)
+        self.server.server_close()
+
+
+def serve(app: WsgiApp, host: str = "127.0.0.1") -> Server:
+    """Serve `app` on a free port in a daemon thread (the same threaded server as `make run`)."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server(host, 0, app, threaded=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="api", daemon=True
+    )
+    thread.start()
+    return Server(f"http://{host}:{server.server_port}", server, thread)
+
+
+@dataclass
+class LocalStack:
+    url: str
+    settings: Settings
+    service: Service
+    instrument: Instrument
+    meter: Meter | None
+    backend: str
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        while self._closers:
+            self._closers.pop()()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_moto_process(timeout_s: float = 30.0) -> tuple[str, Callable[[], None]]:
+    """moto's DynamoDB in a child process: the API and the bots keep this process's GIL, and
+    on a 2-core machine moto (the bottleneck, see NOTES.md) gets the other core."""
+    port = _free_port()
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def stop() -> None:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise RuntimeError(f"moto exited with {child.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return f"http://127.0.0.1:{port}", stop
+        except OSError:
+            time.sleep(0.1)
+    stop()
+    raise RuntimeError("moto did not start")
+
+
+def _repository(
+    settings: Settings, backend: str, closers: list[Callable[[], None]]
+) -> tuple[Repository, Meter | None, Settings]:
+    if backend == "memory":
+        from api.storage.memory import InMemoryRepository
+
+        return InMemoryRepository(), None, settings
+    import pynamodb.settings
+
+    from api.storage.dynamo import DynamoRepository, create_table
+    from api.storage.local import start_local_dynamodb
+
+    # One process serves every request here (a Lambda instance serves one at a time): let
+    # botocore keep a connection per concurrent request instead of PynamoDB's default 10.
+    pynamodb.settings.default_settings_dict["max_pool_connections"] = 64
+    if settings.dynamodb_endpoint is None:
+        if backend == "moto-inprocess":
+            endpoint = start_local_dynamodb()
+        else:
+            endpoint, stop = start_moto_process()
+            closers.append(stop)
+        settings = replace(settings, dynamodb_endpoint=endpoint)
+    settings = replace(settings, table_name=f"loadtest-{uuid.uuid4().hex[:8]}")
+    create_table(settings)
+    meter = Meter()
+    return DynamoRepository(settings, meter), meter, settings
+
+
+def start_local_stack(settings: Settings, backend: str = "moto") -> LocalStack:
+    """Start everything. `backend`: "moto" (DynamoDB's wire protocol in a child process, with
+    the capacity meter), "moto-inprocess" (as `make run` has it) or "memory" (no meter)."""
+    from scheduler import loop
+
+    closers: list[Callable[[], None]] = []
+    repo, meter, settings = _repository(settings, backend, closers)
+    service = Service(Context(repo, settings))
+    sweep_stop = loop.start(service)
+    app = create_app(service)
+    logging.getLogger("wordle_tournament").setLevel(logging.WARNING)  # no line per request
+    instrument = Instrument(app, meter)
+    server = serve(app)
+    stack = LocalStack(server.url, settings, service, instrument, meter, backend)
+    stack._closers += [*closers, sweep_stop.set, server.close]
+    return stack
+
+
+@contextmanager
+def running(settings: Settings, backend: str = "moto") -> Iterator[LocalStack]:
+    stack = start_local_stack(settings, backend)
+    try:
+        yield stack
+    finally:
+        stack.close()

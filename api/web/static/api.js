@@ -1,0 +1,88 @@
+// The public /v1 API, and nothing else. The bearer token lives in localStorage so that a reload
+// (or a closed tab) reconnects as the same player.
+
+const TOKEN_KEY = "wt.token";
+
+export class ApiError extends Error {
+  constructor(status, code, message, details = {}, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.retryAfter = retryAfter;
+  }
+}
+
+export function token() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(value) {
+  if (value) localStorage.setItem(TOKEN_KEY, value);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+// One request. Resolves to {status, data, headers}; a 304 has data null. Errors throw ApiError
+// (status 0 when the network itself failed).
+export async function request(method, path, { body, etag } = {}) {
+  const headers = { Accept: "application/json" };
+  const bearer = token();
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (etag) headers["If-None-Match"] = etag;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      // We do our own conditional requests; the HTTP cache must not answer for the server.
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+  }
+  if (response.status === 304 || response.status === 204) {
+    return { status: response.status, data: null, headers: response.headers };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    const retry = response.headers.get("Retry-After");
+    throw new ApiError(
+      response.status,
+      error.code || "error",
+      error.message || response.statusText,
+      error.details || {},
+      retry ? Number(retry) : null,
+    );
+  }
+  return { status: response.status, data, headers: response.headers };
+}
+
+export const get = (path, options) => request("GET", path, options);
+export const post = (path, body = {}) => request("POST", path, { body });
+export const patch = (path, body) => request("PATCH", path, { body });
+export const del = (path) => request("DELETE", path);
+
+// The player behind the stored token, or a new anonymous one when there is none (or it is
+// unknown, e.g. after the server's storage was reset).
+export async function connect() {
+  if (token()) {
+    try {
+      return (await get("/v1/me")).data;
+    } catch (err) {
+      if (err.status !== 401) throw err;
+      setToken(null);
+    }
+  }
+  const created = (await post("/v1/players")).data;
+  setToken(created.token);
+  const { token: _secret, ...profile } = created;
+  return profile;
+}

@@ -1,0 +1,135 @@
+// The reference client of the Wordle Tournament REST API: a hash router over a few screens.
+
+import * as api from "./api.js";
+import { h, replace, toast } from "./dom.js";
+import { colourBlind, loadLanguages, setColourBlind, store } from "./state.js";
+import { t } from "./strings.js";
+import * as group from "./screens/group.js";
+import * as home from "./screens/home.js";
+import * as join from "./screens/join.js";
+import * as lobby from "./screens/lobby.js";
+import * as tournament from "./screens/tournament.js";
+
+const SCREENS = { "": home, group, lobby, t: tournament, join };
+
+const main = document.getElementById("main");
+let unmount = null;
+let generation = 0;
+
+function parse(hash) {
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  return { name: parts[0] || "", arg: parts.slice(1).join("/") || null };
+}
+
+export function go(path) {
+  const target = `#/${path}`;
+  if (location.hash === target) route();
+  else location.hash = target;
+}
+
+async function route() {
+  const mine = ++generation;
+  if (unmount) {
+    try {
+      unmount();
+    } catch (err) {
+      console.error(err);
+    }
+    unmount = null;
+  }
+  const { name, arg } = parse(location.hash);
+  const screen = SCREENS[name] || home;
+  document.body.dataset.screen = name || "home";
+  replace(main, h("p", { class: "loading" }, h("span", { class: "spinner", "aria-hidden": "true" })));
+  try {
+    const cleanup = await screen.mount(main, arg, { go, isCurrent: () => mine === generation });
+    if (mine !== generation) {
+      if (cleanup) cleanup();
+      return;
+    }
+    unmount = cleanup || null;
+  } catch (err) {
+    console.error(err);
+    if (mine !== generation) return;
+    toast(err.message || t("error.generic"), "error");
+    replace(
+      main,
+      h(
+        "section",
+        { class: "card center" },
+        h("p", {}, t("error.generic")),
+        h("button", { class: "btn", onclick: () => go("") }, t("results.home")),
+      ),
+    );
+  }
+}
+
+function topbar() {
+  const palette = h(
+    "button",
+    {
+      class: "icon-btn",
+      id: "palette",
+      type: "button",
+      "aria-pressed": String(colourBlind()),
+      title: t("app.palette"),
+      "aria-label": t("app.palette"),
+      onclick: () => {
+        const on = !colourBlind();
+        setColourBlind(on);
+        palette.setAttribute("aria-pressed", String(on));
+        toast(t(on ? "app.palette.on" : "app.palette.off"));
+      },
+    },
+    h("span", { class: "swatch", "aria-hidden": "true" }, h("i"), h("i")),
+  );
+  const brand = h(
+    "a",
+    { class: "brand", href: "#/", "aria-label": t("app.title") },
+    h("span", { class: "logo", "aria-hidden": "true" }, "W", h("b", {}, "T")),
+    h("span", { class: "brand-name" }, t("app.title")),
+  );
+  replace(
+    document.getElementById("topbar"),
+    brand,
+    h("span", { class: "offline-note", role: "status" }, t("app.offline")),
+    palette,
+  );
+}
+
+async function boot() {
+  document.title = t("app.title");
+  document.getElementById("skip-link").textContent = t("app.skip");
+  setColourBlind(colourBlind());
+  topbar();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await loadLanguages();
+      store.me = await api.connect();
+      break;
+    } catch (err) {
+      document.body.classList.add("offline");
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 500 * 2 ** attempt)));
+    }
+  }
+  document.body.classList.remove("offline");
+  const { name, arg } = parse(location.hash);
+  const me = store.me;
+  if (name === "join") {
+    // An invite link always wins: the join screen sorts out where we are.
+  } else if (me.tournament_id) {
+    history.replaceState(null, "", `#/t/${me.tournament_id}`);
+  } else if (me.lobby_id) {
+    history.replaceState(null, "", "#/lobby");
+  } else if (name === "t" && arg) {
+    // A finished tournament, or one we are watching after elimination: stay.
+  } else if (name === "group" && me.group_id) {
+    // stay
+  } else if (name !== "") {
+    history.replaceState(null, "", "#/");
+  }
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+boot();

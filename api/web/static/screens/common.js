@@ -1,0 +1,60 @@
+// Pieces several screens share.
+
+import { h } from "../dom.js";
+import { has, t } from "../strings.js";
+
+// The message to show for an API error: our own text for codes we know, the server's otherwise.
+export function errorText(err, vars = {}) {
+  if (!err) return t("error.generic");
+  const key = `error.${err.code}`;
+  if (has(key)) return t(key, vars);
+  if (err.status === 0) return t("app.offline");
+  return err.message || t("error.generic");
+}
+
+export function initials(name) {
+  const words = String(name || "?")
+    .replace(/[^\p{L}\p{N} ]/gu, " ")
+    .trim()
+    .split(/\s+|(?=\p{Lu})/u);
+  const letters = words.filter(Boolean).slice(0, 2).map((w) => w[0]);
+  return (letters.join("") || "?").toUpperCase();
+}
+
+// A stable hue per player, so a player keeps one colour on every screen.
+export function hue(id) {
+  let x = 0;
+  for (const c of String(id)) x = (x * 31 + c.charCodeAt(0)) >>> 0;
+  return x % 360;
+}
+
+export function avatar(player, extra = "") {
+  return h(
+    "span",
+    { class: `avatar ${extra}`, style: { "--hue": hue(player.id) }, "aria-hidden": "true" },
+    initials(player.nickname),
+  );
+}
+
+export function hearts(lives, max = 3) {
+  const out = [];
+  for (let i = 0; i < max; i++) {
+    out.push(h("span", { class: i < lives ? "heart full" : "heart empty", "aria-hidden": "true" }, "♥"));
+  }
+  return out;
+}
+
+// A tile's text as shown: upper case in the language's own rules, ß kept as capital ẞ.
+export function tileText(tile, lang) {
+  if (tile === "ß") return "ẞ";
+  try {
+    return tile.toLocaleUpperCase(lang);
+  } catch {
+    return tile.toUpperCase();
+  }
+}
+
+export function signed(n) {
+  if (n === null || n === undefined) return "—";
+  return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "±0";
+}

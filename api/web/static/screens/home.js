@@ -1,0 +1,169 @@
+// Home: the player (nickname shown and editable, rating), the word language, Play, Create group.
+
+import * as api from "../api.js";
+import { h, replace, toast } from "../dom.js";
+import { chooseLanguage, chosenLanguage, refreshMe, store } from "../state.js";
+import { t } from "../strings.js";
+import { errorText, initials } from "./common.js";
+
+export async function mount(root, _arg, { go }) {
+  const me = await refreshMe();
+  if (me.tournament_id) {
+    go(`t/${me.tournament_id}`);
+    return null;
+  }
+
+  let busy = false;
+  const nickname = h("span", { class: "nickname", id: "nickname" }, me.nickname);
+  const editButton = h(
+    "button",
+    { class: "icon-btn small", type: "button", id: "edit-nickname", "aria-label": t("home.edit"), title: t("home.edit") },
+    h("span", { "aria-hidden": "true" }, "✎"),
+  );
+  const nameRow = h("div", { class: "name-row" }, nickname, editButton);
+
+  function showEditor() {
+    const input = h("input", {
+      id: "nickname-input",
+      class: "text-input",
+      value: store.me.nickname,
+      maxlength: 24,
+      autocomplete: "off",
+      spellcheck: "false",
+      "aria-label": t("home.nickname"),
+    });
+    const save = h("button", { class: "btn small", type: "submit" }, t("home.save"));
+    const cancel = h("button", { class: "btn small ghost", type: "button", onclick: hideEditor }, t("home.cancel"));
+    const form = h("form", { class: "name-form", onsubmit: onSave }, input, save, cancel);
+    async function onSave(event) {
+      event.preventDefault();
+      try {
+        store.me = (await api.patch("/v1/me", { nickname: input.value })).data;
+        nickname.textContent = store.me.nickname;
+        toast(t("home.renamed"));
+        hideEditor();
+      } catch (err) {
+        toast(errorText(err), "error");
+        input.focus();
+      }
+    }
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") hideEditor();
+    });
+    replace(nameRow, form);
+    input.focus();
+    input.select();
+  }
+  function hideEditor() {
+    replace(nameRow, nickname, editButton);
+    editButton.focus();
+  }
+  editButton.addEventListener("click", showEditor);
+
+  const select = h(
+    "select",
+    { id: "language", class: "select", onchange: () => chooseLanguage(select.value) },
+    store.languages.map((lang) =>
+      h("option", { value: lang.code, lang: lang.code }, `${lang.native_name} · ${lang.english_name}`),
+    ),
+  );
+  select.value = chosenLanguage();
+
+  async function play() {
+    if (busy) return;
+    busy = true;
+    try {
+      chooseLanguage(select.value);
+      await api.post("/v1/queue", { language: select.value });
+      go("lobby");
+    } catch (err) {
+      toast(errorText(err), "error");
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function openGroup() {
+    if (busy) return;
+    busy = true;
+    try {
+      if (!store.me.group_id) {
+        chooseLanguage(select.value);
+        await api.post("/v1/groups", { language: select.value });
+      }
+      go("group");
+    } catch (err) {
+      toast(errorText(err), "error");
+    } finally {
+      busy = false;
+    }
+  }
+
+  const playButton = me.lobby_id
+    ? h("button", { class: "btn primary big", id: "play", type: "button", onclick: () => go("lobby") }, t("home.lobby"))
+    : h("button", { class: "btn primary big", id: "play", type: "button", onclick: play }, t("home.play"));
+
+  replace(
+    root,
+    h(
+      "section",
+      { class: "home screen", "aria-labelledby": "home-title" },
+      h(
+        "div",
+        { class: "hero" },
+        h("h1", { id: "home-title" }, t("app.title")),
+        h("p", { class: "tagline" }, t("app.tagline")),
+        h("div", { class: "hero-tiles", "aria-hidden": "true" }, tileRow()),
+      ),
+      h(
+        "div",
+        { class: "card profile" },
+        h("h2", { class: "sr-only" }, t("home.heading")),
+        h("div", { class: "avatar big", "aria-hidden": "true" }, initials(me.nickname)),
+        h(
+          "div",
+          { class: "profile-main" },
+          h("span", { class: "label" }, t("home.nickname")),
+          nameRow,
+        ),
+        h(
+          "dl",
+          { class: "stats" },
+          h("div", {}, h("dt", {}, t("home.rating")), h("dd", { id: "rating" }, me.rating)),
+          h("div", {}, h("dt", {}, t("home.played")), h("dd", {}, me.tournaments_played)),
+        ),
+      ),
+      h(
+        "div",
+        { class: "card play-card" },
+        h("label", { class: "label", for: "language" }, t("home.language")),
+        select,
+        playButton,
+        h("p", { class: "hint" }, t("home.play.hint")),
+        h("div", { class: "divider", "aria-hidden": "true" }),
+        h(
+          "button",
+          { class: "btn secondary", id: "group", type: "button", onclick: openGroup },
+          t(me.group_id ? "home.group.open" : "home.group.create"),
+        ),
+        h("p", { class: "hint" }, t("home.group.hint")),
+      ),
+      h(
+        "details",
+        { class: "card rules" },
+        h("summary", {}, t("home.howto")),
+        h("ol", {}, ["1", "2", "3", "4"].map((n) => h("li", {}, t(`home.rules.${n}`)))),
+      ),
+    ),
+  );
+  return null;
+}
+
+function tileRow() {
+  const marks = ["G", "Y", "-", "G", "Y"];
+  return [..."DUELS"].map((c, i) => h("span", { class: `tile small m${markClass(marks[i])}` }, c));
+}
+
+function markClass(mark) {
+  return mark === "G" ? "G" : mark === "Y" ? "Y" : "X";
+}

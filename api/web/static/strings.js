@@ -1,0 +1,195 @@
+// Every piece of interface text, in one place so it can be translated later.
+// The 13 languages are the words' languages; the interface itself is English for now.
+// Values are plain strings with {placeholders}, filled in by t(key, vars).
+
+export const STRINGS = {
+  "app.title": "Wordle Tournament",
+  "app.tagline": "8 players · 3 lives · one word at a time",
+  "app.loading": "Connecting…",
+  "app.offline": "Connection lost — retrying…",
+  "app.palette": "Colour-blind colours",
+  "app.palette.on": "Colour-blind colours: on",
+  "app.palette.off": "Colour-blind colours: off",
+  "app.skip": "Skip to the game",
+
+  "home.heading": "Your player",
+  "home.nickname": "Nickname",
+  "home.edit": "Change nickname",
+  "home.save": "Save",
+  "home.cancel": "Cancel",
+  "home.rating": "Rating",
+  "home.played": "Tournaments",
+  "home.language": "Word language",
+  "home.play": "Play",
+  "home.play.hint": "Join a lobby of 8 within 200 rating points",
+  "home.group.create": "Create group",
+  "home.group.open": "Open your group",
+  "home.group.hint": "Play with up to 7 friends through an invite link",
+  "home.resume": "Back to your tournament",
+  "home.lobby": "Back to your lobby",
+  "home.howto": "How it works",
+  "home.rules.1": "Every round, survivors are paired for 1-versus-1 duels on one shared board.",
+  "home.rules.2": "Take turns guessing the same secret word, against the clock.",
+  "home.rules.3": "First to find the word wins. Losing or drawing costs a life; at 0 you are out.",
+  "home.rules.4": "The last player standing wins. Your rating moves by your final place.",
+  "home.renamed": "Nickname saved",
+
+  "group.heading": "Your group",
+  "group.language": "Words in {language}",
+  "group.invite": "Invite link",
+  "group.invite.hint": "Send this link to up to 7 friends.",
+  "group.copy": "Copy link",
+  "group.copied": "Link copied",
+  "group.copy.failed": "Select the link and copy it",
+  "group.newInvite": "New link",
+  "group.newInvite.done": "The old link no longer works",
+  "group.members": "Members ({n}/8)",
+  "group.leader": "Leader",
+  "group.you": "you",
+  "group.busy.lobby": "in a lobby",
+  "group.busy.tournament": "playing",
+  "group.ready": "ready",
+  "group.start": "Start",
+  "group.start.hint": "Matchmaking fills the empty seats.",
+  "group.wait": "Waiting for {leader} to start",
+  "group.leave": "Leave group",
+  "group.joined": "You joined the group",
+  "group.home": "Home",
+
+  "lobby.heading": "Finding players",
+  "lobby.group": "Group game",
+  "lobby.seats": "{n} of 8 seats taken",
+  "lobby.seat.open": "Open seat",
+  "lobby.wait": "Waiting",
+  "lobby.window": "Rating window",
+  "lobby.window.value": "{min}–{max}",
+  "lobby.window.fixed": "This window never widens.",
+  "lobby.searching": "Searching nearby",
+  "lobby.language": "Words",
+  "lobby.leave": "Leave",
+  "lobby.starting": "Lobby full — starting!",
+
+  "t.round": "Round {n}",
+  "t.leave": "Leave",
+  "t.leave.confirm": "Leaving now counts as a loss and eliminates you. Leave the tournament?",
+  "t.home": "Home",
+  "t.lives": "Lives",
+  "t.lives.label": "{name}: {n} lives",
+  "t.status.out": "out",
+  "t.status.left": "left",
+  "t.status.winner": "winner",
+  "t.you": "You",
+
+  "intro.heading": "Round {n}",
+  "intro.starts": "Starts in",
+  "intro.vs": "vs",
+  "intro.bye": "{name} has a bye",
+  "intro.yourDuel": "Your duel",
+
+  "duel.yourTurn": "Your turn",
+  "duel.theirTurn": "{name}'s turn",
+  "duel.starting": "Get ready…",
+  "duel.seconds": "{s} s",
+  "duel.letters": "{n} letters",
+  "duel.turnsLeftOne": "{n} of 6 turns left",
+  "duel.skipped": "time out",
+  "duel.row.label": "Row {n}, played by {name}",
+  "duel.row.skipped": "Row {n}: {name} ran out of time",
+  "duel.row.empty": "Row {n}, empty",
+  "duel.row.current": "Row {n}, being played",
+  "duel.announce.row": "{name} played {word}: {marks}",
+  "duel.announce.skip": "{name} ran out of time.",
+  "duel.announce.yourTurn": "Your turn. {s} seconds.",
+  "duel.announce.theirTurn": "{name}'s turn.",
+  "duel.keyboard": "Keyboard",
+  "duel.enter": "Enter",
+  "duel.backspace": "Delete letter",
+  "duel.board": "Shared board",
+  "duel.notYourTurn": "Wait for your turn",
+  "duel.tooShort": "Not enough letters",
+  "duel.notALetter": "“{c}” is not a letter in {language}",
+  "duel.sending": "Checking…",
+  "duel.win": "You found it!",
+  "duel.lose": "{name} found it",
+  "duel.draw": "Draw — nobody found it",
+  "duel.forfeit.win": "{name} left — you win",
+  "duel.forfeit.lose": "You left the duel",
+  "duel.secret": "The word was",
+  "duel.lifeLost": "−1 life",
+  "duel.noLifeLost": "No life lost",
+  "duel.waiting": "Waiting for the other duels…",
+  "duel.bye": "You have a bye this round — no duel, no life lost.",
+
+  "mark.G": "correct",
+  "mark.Y": "present",
+  "mark.-": "absent",
+  "mark.none": "not played",
+
+  "watch.heading": "Duels this round",
+  "watch.watch": "Watch",
+  "watch.back": "Back",
+  "watch.row": "1 row",
+  "watch.rows": "{n} rows",
+  "watch.live": "live",
+  "watch.over": "over",
+  "watch.title": "{a} vs {b}",
+
+  "out.heading": "You're out",
+  "out.left": "You left the tournament",
+  "out.place": "Place",
+  "out.placePending": "fixed when this round ends",
+  "out.rating": "Rating",
+  "out.watch": "Stay and watch",
+  "out.leave": "Leave",
+
+  "results.heading": "Results",
+  "results.winner": "{name} wins!",
+  "results.noWinner": "Nobody is left standing",
+  "results.you": "You finished {place}",
+  "results.rating": "Rating change",
+  "results.place": "Place",
+  "results.player": "Player",
+  "results.again": "Play again",
+  "results.group": "Back to group",
+  "results.home": "Home",
+
+  "place.ordinal": "{n}{suffix}",
+
+  "error.generic": "Something went wrong. Please try again.",
+  "error.not_in_word_list": "Not in the word list",
+  "error.wrong_length": "The word has {n} letters",
+  "error.invalid_characters": "Use only letters of {language}",
+  "error.not_your_turn": "Wait for your turn",
+  "error.stale_row": "The board changed — look again",
+  "error.invalid_nickname": "That nickname can't be used",
+  "error.bad_invite": "This invite link is not valid (any more)",
+  "error.already_in_group": "You are already in a group",
+  "error.in_tournament": "Finish your tournament first",
+  "error.already_in_lobby": "You are already in a lobby",
+  "error.too_many_requests": "Slow down a little and try again",
+  "error.duel_over": "This duel is over",
+  "error.intro_in_progress": "The round has not started yet",
+  "error.members_busy": "Someone in the group is still playing",
+  "error.tournament_over": "The tournament is over",
+  "error.busy": "The game is busy — try again",
+};
+
+export function t(key, vars = {}) {
+  const text = STRINGS[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+export function has(key) {
+  return key in STRINGS;
+}
+
+// English ordinals (1st, 2nd, 3rd, 4th, 11th…); a translation replaces this with its own rule.
+export function ordinal(n) {
+  const mod100 = n % 100;
+  const mod10 = n % 10;
+  let suffix = "th";
+  if (mod100 < 11 || mod100 > 13) {
+    suffix = mod10 === 1 ? "st" : mod10 === 2 ? "nd" : mod10 === 3 ? "rd" : "th";
+  }
+  return t("place.ordinal", { n, suffix });
+}

@@ -1,0 +1,76 @@
+"""A short load test against the local stack: the report counts exactly the requests made."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from api.config import Settings
+from api.loadtest.cli import run_loadtest
+from api.loadtest.prices import Bill, PriceModel
+from api.loadtest.report import POLL, percentile, plot, summary
+from core.timing import Timing
+
+
+def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Path) -> None:
+    settings = Settings(
+        timing=Timing(turn_ms=3000, intro_ms=200, reconnect_ms=60_000),
+        rate_limits=False,
+        bot_key="load-key",
+    )
+    report, harness, stack = run_loadtest(
+        tournaments=2, duration_s=5, settings=settings, backend="moto", think_scale=0.5
+    )
+    assert stack is not None
+    try:
+        served = stack.instrument.snapshot()
+        made = harness.collector.exchanges
+        # Every request the bots made, and only those, reached the server and the report.
+        assert report["requests"]["total"] == len(made) == len(served)
+        assert report["server"]["total"] == len(served)
+        by_server = Counter(r.label for r in served)
+        assert report["server"]["by_endpoint"] == dict(sorted(by_server.items()))
+        assert {k: v["count"] for k, v in report["requests"]["by_endpoint"].items()} == dict(
+            by_server
+        )
+        assert {e.request_id for e in made} == {r.request_id for r in served}
+        assert report["polls"]["count"] == by_server[POLL] > 0
+        statuses = Counter(r.status for r in served if r.label == POLL)
+        assert report["polls"]["not_modified"] == statuses[304]
+        assert report["requests"]["errors"] == 0, report["requests"]["error_kinds"]
+        assert report["tournaments"]["started"] == 2
+        assert by_server["POST /v1/players"] == 16  # 8 bots per tournament
+        # The capacity meter saw the requests' storage work.
+        ddb = report["dynamodb"]
+        assert ddb["in_requests"]["read_units"] == sum(r.read_units for r in served) > 0
+        assert ddb["in_requests"]["write_units"] == sum(r.write_units for r in served) > 0
+        cost = report["cost_per_tournament"]
+        assert cost["measured"]["usage"]["requests"] == len(made) / 2  # none finished: partial
+        assert cost["naive"]["computed"] is True
+        assert cost["naive"]["usd"]["total"] > cost["measured"]["usd"]["total"] > 0
+        json.dumps(report)  # the JSON file's content
+        assert "server counted" in summary(report)
+        plot(harness, tmp_path / "latency.png")
+        assert (tmp_path / "latency.png").stat().st_size > 10_000
+    finally:
+        stack.close()
+
+
+def test_percentile_is_nearest_rank() -> None:
+    assert percentile([], 99) is None
+    assert percentile([5.0], 50) == 5.0
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == 50.0
+    assert percentile(values, 99) == 99.0
+    assert percentile(values, 100) == 100.0
+
+
+def test_price_model_bills_each_service() -> None:
+    prices = PriceModel(lambda_memory_mb=1024)
+    bill = Bill(requests=1_000_000, gb_seconds=0, read_units=1_000_000, write_units=1_000_000)
+    usd = bill.dollars(prices)
+    assert usd["api_gateway"] == 1.0
+    assert abs(usd["lambda"] - 0.2) < 1e-9
+    assert abs(usd["dynamodb"] - 0.75) < 1e-9
+    assert prices.lambda_gb_seconds(0.2) == 0.001  # at least one billed millisecond, 1 GB

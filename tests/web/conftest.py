@@ -1,0 +1,104 @@
+"""The browser client's end-to-end fixtures: the real app on a free local port with short
+timers, the sweep, the practice bots' pool, and Debian's chromium driven by Playwright.
+
+Playwright's own browser download does not work here: `make test` installs /usr/bin/chromium
+(the `system-packages` target) and Playwright launches that binary.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from api.bots.client import PlayOptions
+from api.bots.pool import BotPool
+from api.config import Settings
+from api.http.app import create_app
+from api.service import Service
+from api.service.context import Context
+from api.storage.memory import InMemoryRepository
+from core.timing import Timing
+from scheduler import loop
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+TURN_MS = 5_000
+INTRO_MS = 1_000
+RECONNECT_MS = 30_000
+
+
+@dataclass
+class Live:
+    url: str
+    service: Service
+    pool: BotPool
+
+
+@pytest.fixture(scope="session")
+def live() -> Iterator[Live]:
+    settings = Settings(
+        timing=Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS),
+        rate_limits=False,
+        bots=True,
+        bot_fill_ms=300,
+        bot_key="web-e2e-bot-key",
+    )
+    service = Service(Context(InMemoryRepository(), settings))
+    app = create_app(service)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}"
+    # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
+    pool = BotPool(
+        url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
+    )
+    pool.install(app)
+    thread = threading.Thread(target=server.serve_forever, name="web-e2e", daemon=True)
+    thread.start()
+    sweeping = loop.start(service, interval_s=0.25)
+    pool.start()
+    try:
+        yield Live(url, service, pool)
+    finally:
+        pool.stop()
+        sweeping.set()
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        # A failure, not a skip: a browser check that silently does not run checks nothing.
+        pytest.fail("no /usr/bin/chromium: `make system-packages` (in `make test`) installs it")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright gives every launch a new, empty profile (user-data-dir) of its own.
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,65 @@
+"""Issue 6: the browser client's files, without a browser: served by the app, every ES module
+import resolves (there is no build step to catch a typo), and every interface string the code
+asks for is in the one strings module."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from api.config import Settings
+from api.http.app import create_app
+from api.service import Service
+from api.service.context import Context
+from api.storage.memory import InMemoryRepository
+from api.web import STATIC
+
+MODULES = sorted(STATIC.rglob("*.js"))
+
+
+@pytest.fixture
+def client() -> FlaskClient:
+    service = Service(Context(InMemoryRepository(), Settings(rate_limits=False)))
+    return create_app(service).test_client()
+
+
+def test_the_page_is_served_at_the_root(client: FlaskClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200
+    assert r.mimetype == "text/html"
+    assert b'<script type="module" src="/static/app.js">' in r.data
+
+
+@pytest.mark.parametrize("name", ["app.js", "styles.css", "screens/tournament.js"])
+def test_assets_are_served_under_static(client: FlaskClient, name: str) -> None:
+    r = client.get(f"/static/{name}")
+    assert r.status_code == 200
+    assert r.mimetype in ("text/javascript", "application/javascript", "text/css")
+    r.close()
+
+
+def test_the_api_is_untouched_by_the_client(client: FlaskClient) -> None:
+    assert client.get("/v1/languages").status_code == 200
+    r = client.get("/static/nothing-here.js")
+    assert r.status_code == 404
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(STATIC)))
+def test_every_module_import_resolves(module: Path) -> None:
+    for target in re.findall(
+        r'^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"', module.read_text(), re.M
+    ):
+        assert (module.parent / target).resolve().is_file(), f"{module.name} imports {target}"
+
+
+def test_every_interface_string_is_in_strings_js() -> None:
+    strings = (STATIC / "strings.js").read_text()
+    known = set(re.findall(r'^\s*"([\w.\-]+)":', strings, re.M))
+    asked: set[str] = set()
+    for module in MODULES:
+        asked |= set(re.findall(r'\bt\(\s*"([\w.\-]+)"', module.read_text()))
+    missing = sorted(asked - known)
+    assert not missing, missing
