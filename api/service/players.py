@@ -63,7 +63,11 @@ class Players:
         player_id, dot, secret = token.partition(".")
         if not dot or not player_id or not secret or len(token) > 200:
             raise errors.Unauthorized("malformed token")
-        player = guarded(lambda: self.ctx.repo.get_player(player_id))
+        # A token never changes, so an eventually consistent read (half the cost) is enough,
+        # except for a player created a moment ago: then read again, strongly.
+        player = guarded(lambda: self.ctx.repo.get_player(player_id, consistent=False))
+        if player is None:
+            player = guarded(lambda: self.ctx.repo.get_player(player_id))
         if player is None or not hmac.compare_digest(player.token_hash, _hash(secret)):
             raise errors.Unauthorized("unknown token")
         return player

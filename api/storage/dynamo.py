@@ -469,15 +469,16 @@ class DynamoRepository(Repository):
 
     # ------------------------------------------------------------------ reads
 
-    def _get(self, operation: str, pk: str) -> dict[str, Any] | None:
+    def _get(self, operation: str, pk: str, consistent: bool = True) -> dict[str, Any] | None:
         with _errors():
-            data = self._conn.get_item(pk, consistent_read=True)
+            data = self._conn.get_item(pk, consistent_read=consistent)
         item: dict[str, Any] | None = data.get("Item")
-        self.meter.record(operation, read=read_units(0 if item is None else item_size(item)))
+        size = 0 if item is None else item_size(item)
+        self.meter.record(operation, read=read_units(size, consistent=consistent))
         return item
 
-    def get_player(self, player_id: str) -> PlayerRecord | None:
-        item = self._get("get_player", "P#" + player_id)
+    def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
+        item = self._get("get_player", "P#" + player_id, consistent)
         return None if item is None else _player_record(PlayerItem.from_raw_data(item))
 
     def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:

@@ -35,7 +35,7 @@ class InMemoryRepository(Repository):
         with self._lock:
             return self._items.get((kind, item_id))
 
-    def get_player(self, player_id: str) -> PlayerRecord | None:
+    def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
         result: PlayerRecord | None = self._get(PlayerRecord, player_id)
         return result
 

@@ -54,7 +54,8 @@ Write = Put | Delete
 
 class Repository(ABC):
     @abstractmethod
-    def get_player(self, player_id: str) -> PlayerRecord | None: ...
+    def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
+        """`consistent=False` may miss a write of the last second, for half the read cost."""
 
     @abstractmethod
     def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:

@@ -67,11 +67,11 @@ class RepoProxy(Repository):
     def __init__(self, inner: Repository) -> None:
         self.inner = inner
 
-    def _call(self, name: str, *args: Any) -> Any:
-        return getattr(self.inner, name)(*args)
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self.inner, name)(*args, **kwargs)
 
-    def get_player(self, player_id):  # type: ignore[no-untyped-def]
-        return self._call("get_player", player_id)
+    def get_player(self, player_id, *, consistent=True):  # type: ignore[no-untyped-def]
+        return self._call("get_player", player_id, consistent=consistent)
 
     def get_players(self, player_ids):  # type: ignore[no-untyped-def]
         return self._call("get_players", player_ids)
@@ -115,10 +115,10 @@ class CountingRepo(RepoProxy):
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
         self._lock = threading.Lock()
 
-    def _call(self, name: str, *args: Any) -> Any:
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         with self._lock:
             self.calls.append((name, args))
-        return super()._call(name, *args)
+        return super()._call(name, *args, **kwargs)
 
     def count(self, name: str) -> int:
         return sum(1 for n, _ in self.calls if n == name)
@@ -135,10 +135,10 @@ class BrokenRepo(RepoProxy):
         self.down = False
         self.retry_after = retry_after
 
-    def _call(self, name: str, *args: Any) -> Any:
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         if self.down:
             raise Unavailable("the store is down (test)", retry_after=self.retry_after)
-        return super()._call(name, *args)
+        return super()._call(name, *args, **kwargs)
 
 
 # ---------------------------------------------------------------------------- words

@@ -72,8 +72,12 @@ def test_poll_interval_small_while_the_opponent_plays_larger_in_intros(game: Gam
     by = {p.id: p for p in players}
     to_play, waiting = by[duel["players"][0]], by[duel["players"][1]]
     assert duel["to_play"] == to_play.id
+    # Right after the opponent's turn begins a guess is rare: every 2 s; then every second.
+    early_interval = int(poll(game, waiting, tid).headers["Poll-Interval"])
+    game.clock.advance(min(5_000, TIMING.turn_ms // 6))
     waiting_interval = int(poll(game, waiting, tid).headers["Poll-Interval"])
     own_interval = int(poll(game, to_play, tid).headers["Poll-Interval"])
+    assert early_interval == 2
     assert waiting_interval == 1
     assert intro_interval > waiting_interval
     assert own_interval >= waiting_interval
