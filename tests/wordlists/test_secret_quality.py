@@ -73,12 +73,12 @@ GOOD_SECRETS = [
     ("ru", "печь"),
     ("ru", "роза"),
     ("uk", "вода"),
-    ("es", "perro"),
+    ("es", "queso"),
     ("fr", "table"),
     ("it", "gatto"),
     ("de", "Käse"),
     ("pl", "okno"),
-    ("en", "crane"),
+    ("en", "skull"),
     ("uz", "kitob"),
 ]
 
@@ -96,8 +96,16 @@ def test_russian_and_ukrainian_secrets_are_noun_lemmas(code: str) -> None:
     from wordlists.builder.morphology import noun_lemma_test
 
     is_noun = noun_lemma_test(code)
+
+    def passes(word: str) -> bool:
+        # The lists fold ё to е; the build saw the dictionary's spelling (осёл, not осел).
+        spellings = [word] + [
+            word[:i] + "ё" + word[i + 1 :] for i, c in enumerate(word) if c == "е"
+        ]
+        return any(is_noun(spelling) for spelling in spellings)
+
     for length in LENGTHS:
-        bad = ["".join(w) for w in secret_words(code, length) if not is_noun("".join(w))]
+        bad = ["".join(w) for w in secret_words(code, length) if not passes("".join(w))]
         assert not bad, bad[:20]
 
 

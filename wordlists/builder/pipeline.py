@@ -13,6 +13,8 @@ from wordlists.builder.sources import (
     HUNSPELL,
     HUNSPELL_DIR,
     HUNSPELL_TOOLS,
+    PYMORPHY,
+    PYMORPHY_DICTIONARIES,
     SOURCES,
     WORDFREQ_VERSION,
     LanguageSource,
@@ -26,6 +28,9 @@ from wordlists.languages import LENGTHS
 from wordlists.normalise import normalise
 
 BLOCKLIST_DIR = Path(__file__).parent / "blocklists"
+# Reviewed words that are valid guesses but bad secrets (inflected forms, abbreviations, names,
+# loanwords, obscure words): same format as the block lists.
+REJECT_DIR = Path(__file__).parent / "rejects"
 MIN_LENGTH = min(LENGTHS)
 # No typed spelling is longer than two characters per tile (ligatures go the other way).
 MAX_TYPED_LENGTH = 2 * max(LENGTHS)
@@ -51,13 +56,20 @@ def version_problems(codes: list[str]) -> list[str]:
         for package, version in dict(wanted).items()
         if installed_version(package) != version
     ]
+    python_packages = []
     if any(SOURCES[code].frequency for code in codes):
+        python_packages.append(("wordfreq", WORDFREQ_VERSION))
+    morphology = [SOURCES[code].morphology for code in codes if SOURCES[code].morphology]
+    if morphology:
+        python_packages.append(PYMORPHY)
+        python_packages += [PYMORPHY_DICTIONARIES[lang] for lang in morphology if lang]
+    for package, version in python_packages:
         try:
-            found = metadata.version("wordfreq")
+            found = metadata.version(package)
         except metadata.PackageNotFoundError:
             found = "none"
-        if found != WORDFREQ_VERSION:
-            problems.append(f"wordfreq: pinned {WORDFREQ_VERSION}, installed {found}")
+        if found != version:
+            problems.append(f"{package}: pinned {version}, installed {found}")
     return problems
 
 
@@ -107,13 +119,22 @@ def uzbek_entries(directory: Path, name: str) -> tuple[list[Entry], set[str]]:
     return [Entry(w, frozenset(), (w,)) for w in words], inflected_words(words)
 
 
+def base_form_test(source: LanguageSource) -> Callable[[str], bool] | None:
+    if source.morphology is None:
+        return None
+    from wordlists.builder.morphology import noun_lemma_test
+
+    return noun_lemma_test(source.morphology)
+
+
 def build_lists(
     source: LanguageSource,
     directory: Path,
     frequency: Frequency | None,
     blocklist_dir: Path = BLOCKLIST_DIR,
+    reject_dir: Path = REJECT_DIR,
 ) -> WordLists:
-    blocked = read_blocklist(source.code, blocklist_dir)
+    blocked = read_blocklist(source.code, blocklist_dir) | read_blocklist(source.code, reject_dir)
     if source.uzbek_cyrillic:
         (dictionary,) = source.dictionaries
         entries, inflected = uzbek_entries(directory, dictionary.name)
@@ -127,7 +148,15 @@ def build_lists(
     if source.frequency:
         words = frequent_words(source, to_tiles)
         checked = [correct_words(directory / d.name, words) for d in source.dictionaries]
-    return select(source, expanded, to_tiles, blocked, frequency, checked_words=checked)
+    return select(
+        source,
+        expanded,
+        to_tiles,
+        blocked,
+        frequency,
+        checked_words=checked,
+        base_form=base_form_test(source),
+    )
 
 
 def frequent_words(source: LanguageSource, to_tiles: ToTiles) -> list[str]:
@@ -150,15 +179,22 @@ def provenance(source: LanguageSource) -> list[str]:
         lines.append(f"wordfreq's words checked with {HUNSPELL[0]} {HUNSPELL[1]}")
     else:
         lines.append("secrets ranked by word family size in the dictionary (no wordfreq data)")
+    if source.morphology:
+        package, version = PYMORPHY_DICTIONARIES[source.morphology]
+        lines.append(f"secrets are nouns by {PYMORPHY[0]} {PYMORPHY[1]} with {package} {version}")
     return lines
 
 
 def build_language(
-    code: str, directory: Path = Path(HUNSPELL_DIR), blocklist_dir: Path = BLOCKLIST_DIR
+    code: str,
+    directory: Path = Path(HUNSPELL_DIR),
+    blocklist_dir: Path = BLOCKLIST_DIR,
+    reject_dir: Path = REJECT_DIR,
 ) -> str:
     source = SOURCES[code]
     frequency = wordfreq_frequency(source.frequency) if source.frequency else None
-    return render(build_lists(source, directory, frequency, blocklist_dir), provenance(source))
+    lists = build_lists(source, directory, frequency, blocklist_dir, reject_dir)
+    return render(lists, provenance(source))
 
 
 def build_all(

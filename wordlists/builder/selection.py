@@ -3,8 +3,10 @@
 Accepted guesses: every lower-case form a dictionary generates (German nouns included) that
 normalises to 4–6 tiles, and every word of wordfreq's list that hunspell accepts. Secrets:
 dictionary stems (base forms) that no other entry derives, are common (wordfreq Zipf frequency,
-or the size of the word's family in the dictionary where wordfreq has no data), are not blocked,
-and are accepted by every dictionary.
+or the size of the word's family in the dictionary where wordfreq has no data), are not blocked
+or rejected, are accepted by every dictionary, and pass the language's spelling rules (a vowel;
+no loanword letters; consonant clusters at the edges; the last letter; see `LanguageSource`).
+Russian and Ukrainian secrets must also be common nouns in their lemma form (`base_form`).
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ Frequency = Callable[[str], float]
 
 MIN_SECRETS = 500
 ACCEPTED_PER_SECRET = 3
-
-_VOWELS = frozenset("aeiouyäöüéèêëàâáíóúñąęóаеёиоуыэюяәөұүіїєў") | {"oʻ"}
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,13 @@ def proper_noun_homographs(entries: Iterable[Entry]) -> set[str]:
 
 
 def _umlaut_plural(stem: str, nouns: set[str]) -> bool:
-    """German noun plurals listed as entries of their own: Bäche (Bach), Löcher (Loch)."""
+    """German noun plurals listed as entries of their own: Bäche (Bach), Löcher (Loch), Kühe
+    (Kuh), and umlaut-only plurals of nouns in -el, -er, -en: Mäntel (Mantel), Mütter (Mutter)."""
     if not any(c in stem for c in "äöü"):
         return False
     plain = stem.replace("ä", "a").replace("ö", "o").replace("ü", "u")
+    if plain.endswith(("el", "er", "en")) and plain in nouns:
+        return True
     return any(plain.removesuffix(end) in nouns for end in ("e", "er", "en") if plain.endswith(end))
 
 
@@ -88,8 +91,33 @@ def family_sizes(stems: Sequence[str], candidates: Iterable[str]) -> dict[str, i
     return sizes
 
 
-def _has_vowel(word: Word) -> bool:
-    return any(tile in _VOWELS for tile in word)
+def _is_vowel(source: LanguageSource, tile: str) -> bool:
+    return tile[:1] in source.vowels  # Uzbek oʻ is a vowel, gʻ, sh and ch are not
+
+
+def _edge_consonants(source: LanguageSource, word: Word) -> tuple[int, int]:
+    flags = [_is_vowel(source, tile) for tile in word]
+    start = flags.index(True) if True in flags else len(word)
+    end = flags[::-1].index(True) if True in flags else len(word)
+    return start, end
+
+
+def spelling_fits(source: LanguageSource, word: Word) -> bool:
+    """The language's spelling rules for secrets, which catch abbreviations and loanwords.
+
+    A vowel of the language (Spanish srta, Polish prof.), no letter three times in a row (brrr),
+    no letter only loanwords use (Italian yacht), at most so many consonants at the start and
+    end (Spanish dpto, Indonesian skrip) and a native last letter (Italian film, Spanish club).
+    """
+    if not any(_is_vowel(source, tile) for tile in word) or _repeats_three_times(word):
+        return False
+    if any(tile in source.foreign_letters for tile in word):
+        return False
+    if source.edge_consonants is not None:
+        start, end = _edge_consonants(source, word)
+        if start > source.edge_consonants[0] or end > source.edge_consonants[1]:
+            return False
+    return source.final_letters is None or word[-1] in source.final_letters
 
 
 def _repeats_three_times(word: Word) -> bool:
@@ -113,17 +141,25 @@ def select(
     frequency: Frequency | None,
     inflected: set[str] | None = None,
     checked_words: Sequence[set[str]] = (),
+    base_form: Callable[[str], bool] | None = None,
 ) -> WordLists:
-    """The lists of one language from its expanded dictionaries (see the module docstring)."""
+    """The lists of one language from its expanded dictionaries (see the module docstring).
+
+    `blocked` words are never secrets but stay accepted. With `base_form` (a morphological
+    analyser's verdict), it decides which stems are base forms instead of the affix rules.
+    """
     lang = source.code
     accepted_by_dictionary: list[set[Word]] = []
     stems: dict[str, Word] = {}
     for index, entries in enumerate(dictionaries):
         accepted: set[Word] = set()
-        derived = inflected_forms(entries) if inflected is None else inflected
+        derived: set[str] = set()
+        if base_form is None:
+            derived = inflected_forms(entries) if inflected is None else inflected
         if not source.capitalised_nouns:
             derived = derived | proper_noun_homographs(entries)
-        nouns = {e.stem for e in entries if source.capitalised_nouns and _is_common_noun(e)}
+        # Every capitalised stem: a noun whose plural is listed apart has no affixes (Kuh).
+        nouns = {e.stem for e in entries if source.capitalised_nouns and e.stem[:1].isupper()}
         for entry in entries:
             noun = source.capitalised_nouns and _is_common_noun(entry)
             if not (noun or entry.stem == entry.stem.lower()):
@@ -136,6 +172,7 @@ def select(
             if (
                 entry.stem in entry.forms
                 and entry.stem not in derived
+                and (entry.flags or not source.secrets_need_flags)
                 and not _is_verb_form(entry, source)
                 and not _umlaut_plural(entry.stem, nouns)
             ):
@@ -154,14 +191,17 @@ def select(
         every_stem = [e.stem for entries in dictionaries for e in entries]
         scores = {stem: float(n) for stem, n in family_sizes(every_stem, stems).items()}
 
+    min_score = source.min_zipf if source.floor_zipf is None else source.floor_zipf
     best: dict[Word, float] = {}
     for stem, tiles in stems.items():
         if tiles in blocked or tiles not in accepted_everywhere:
             continue
-        if not _has_vowel(tiles) or _repeats_three_times(tiles):
+        if not spelling_fits(source, tiles):
             continue
         score = scores[stem]
-        if frequency is not None and score < source.min_zipf:
+        if frequency is not None and score < min_score:
+            continue
+        if base_form is not None and not base_form(stem):
             continue
         best[tiles] = max(score, best.get(tiles, score))
 
@@ -172,7 +212,9 @@ def select(
         ranked = sorted(
             (w for w in best if len(w) == length), key=lambda w: (-best[w], _key(lang, w))
         )
-        chosen = ranked[: secret_count(source.max_secrets, len(ranked), len(accepted_by_length))]
+        frequent = sum(1 for w in ranked if frequency is None or best[w] >= source.min_zipf)
+        count = secret_count(source.max_secrets, frequent, len(accepted_by_length))
+        chosen = ranked[: max(count, min(MIN_SECRETS, len(ranked)))]
         secrets[length] = tuple(sorted(chosen, key=lambda w: _key(lang, w)))
         accepted_lists[length] = tuple(
             sorted(accepted_by_length, key=lambda w: encode(lang, w) or "")
