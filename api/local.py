@@ -1,8 +1,8 @@
 """`make run`: the whole stack in one process.
 
 An embedded moto DynamoDB server (unless DYNAMODB_ENDPOINT, or AWS credentials and a region, are
-set), the table
-created at start, the Flask API, the sweep every second, and the practice bots' pool (WT_BOTS).
+set), the table created at start, the Flask API and browser client, the sweep every second, and
+the practice bots' pool (WT_BOTS).
 """
 
 from __future__ import annotations

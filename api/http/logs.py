@@ -10,9 +10,20 @@ from typing import Any
 
 
 class JsonFormatter(logging.Formatter):
+    _second = -1
+    _stamp = ""
+
+    def _time(self, created: float) -> str:
+        # One line per request: format each second once (a race only formats it twice).
+        second = int(created)
+        if second != self._second:
+            self._stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
+            self._second = second
+        return self._stamp
+
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(record.created)),
+            "time": self._time(record.created),
             "level": record.levelname.lower(),
             "message": record.getMessage(),
         }

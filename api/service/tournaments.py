@@ -20,6 +20,7 @@ from core import tournament as tm
 from core import views
 from core.errors import GameError
 from core.events import Event, PlaceFixed
+from core.records import evolve
 from core.tournament import Tournament
 
 
@@ -44,17 +45,17 @@ class Snapshot:
 def with_contacts(record: TournamentRecord) -> Tournament:
     """The state with the last-contact stamps that were written apart from it (D9)."""
     t = record.tournament
-    if not record.contacts:
-        return t
-    players = tuple(
-        replace(p, last_contact=stamp)
+    newer = {
+        p.id: stamp
+        for p in t.players
         if (stamp := record.contacts.get(p.id, 0)) > p.last_contact
         and p.lives > 0
         and p.left_at is None
-        else p
-        for p in t.players
-    )
-    return replace(t, players=players)
+    }
+    if not newer:
+        return t
+    players = tuple(evolve(p, last_contact=newer[p.id]) if p.id in newer else p for p in t.players)
+    return evolve(t, players=players)
 
 
 def start_writes(
