@@ -108,7 +108,7 @@ class Tournaments:
                 due = after.next_deadline()
                 if record.due is not None and due != record.due:
                     self.ctx.repo.reschedule(record.id, record.version, due)
-                return Snapshot(replace(record, tournament=after), now)
+                return Snapshot(evolve(record, tournament=after), now)
             return Snapshot(self._save(record, after, events), now, changed=True)
 
         return retry_on_conflict(attempt)

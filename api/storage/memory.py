@@ -18,6 +18,7 @@ from api.storage.records import (
     TournamentRecord,
 )
 from api.storage.repository import Conflict, Delete, Put, Repository, Write
+from core.records import evolve
 
 
 def _key(record: Record) -> tuple[type, str]:
@@ -52,7 +53,7 @@ class InMemoryRepository(Repository):
             record: TournamentRecord | None = self._items.get((TournamentRecord, tournament_id))
             if record is None:
                 return None
-            return replace(record, contacts=dict(self._contacts.get(tournament_id, {})))
+            return evolve(record, contacts=dict(self._contacts.get(tournament_id, {})))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
         result: GroupRecord | None = self._get(GroupRecord, group_id)
