@@ -120,7 +120,9 @@ class TournamentMachine(RuleBasedStateMachine):
         }.get(kind, secret)
         played = [(i, x) for i, x in enumerate(own.turns) if x.player == player and x.word]
         # (A retry once the guess ended the round or tournament is a known gap: see test_errors.)
-        retry = kind == "retry" and bool(played) and player in own.players and not current.finished
+        alive = current.player(player).lives > 0 if player in own.players else False
+        # A player who is out (or left) gets AlreadyOut even for a retry: not a replay.
+        retry = kind == "retry" and bool(played) and alive and not current.finished
         if retry:
             row, turn = played[-1]
             word = turn.word or ()
