@@ -287,10 +287,24 @@ def test_the_layout_fits_a_360_px_phone(live: Live, browser: Any, artifacts: Pat
         assert left >= 0 and right <= 360, (left, right)
         assert top >= 0 and bottom <= 740, (top, bottom)
         assert width >= 24, width  # still a key a thumb can hit
-    # The colour-blind palette, from the keyboard: the toggle is a real button.
-    page.evaluate("document.getElementById('palette').click()")
+    # The colour-blind palette during the duel: the top bar is hidden, the duel's head has its
+    # own toggle, a real button that works from the keyboard and keeps both toggles in step.
+    assert not page.locator("#palette").is_visible()
+    toggle = page.locator("#duel-palette")
+    assert toggle.is_visible()
+    assert toggle.get_attribute("aria-label") == "Colour-blind colours"
+    assert not page.evaluate("document.documentElement.classList.contains('cb')")
+    toggle.focus()
+    page.keyboard.press("Enter")
     assert page.evaluate("document.documentElement.classList.contains('cb')")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    assert page.locator("#palette").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('wt.palette')") == "cb"
+    no_overflow("duel with the palette toggle")
     shot("duel")
+    page.keyboard.press(" ")
+    assert not page.evaluate("document.documentElement.classList.contains('cb')")
+    assert toggle.get_attribute("aria-pressed") == "false"
 
     # Leaving mid-tournament asks first, then counts as a loss (R20).
     page.on("dialog", lambda dialog: dialog.accept())

@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { colourBlind, loadLanguages, setColourBlind, store } from "./state.js";
+import { paletteButton } from "./screens/common.js";
 import { t } from "./strings.js";
 import * as group from "./screens/group.js";
 import * as home from "./screens/home.js";
@@ -65,24 +66,7 @@ async function route() {
 }
 
 function topbar() {
-  const palette = h(
-    "button",
-    {
-      class: "icon-btn",
-      id: "palette",
-      type: "button",
-      "aria-pressed": String(colourBlind()),
-      title: t("app.palette"),
-      "aria-label": t("app.palette"),
-      onclick: () => {
-        const on = !colourBlind();
-        setColourBlind(on);
-        palette.setAttribute("aria-pressed", String(on));
-        toast(t(on ? "app.palette.on" : "app.palette.off"));
-      },
-    },
-    h("span", { class: "swatch", "aria-hidden": "true" }, h("i"), h("i")),
-  );
+  const palette = paletteButton("palette");
   const brand = h(
     "a",
     { class: "brand", href: "#/", "aria-label": t("app.title") },

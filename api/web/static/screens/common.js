@@ -1,6 +1,7 @@
 // Pieces several screens share.
 
-import { h } from "../dom.js";
+import { h, toast } from "../dom.js";
+import { colourBlind, setColourBlind } from "../state.js";
 import { has, t } from "../strings.js";
 
 // The message to show for an API error: our own text for codes we know, the server's otherwise.
@@ -10,6 +11,29 @@ export function errorText(err, vars = {}) {
   if (has(key)) return t(key, vars);
   if (err.status === 0) return t("app.offline");
   return err.message || t("error.generic");
+}
+
+// A colour-blind palette toggle: the top bar has one, the duel (where the top bar is hidden) another.
+// Every toggle on the page shows the same state.
+export function paletteButton(id, extraClass = "") {
+  return h(
+    "button",
+    {
+      class: `icon-btn palette-btn ${extraClass}`.trim(),
+      id,
+      type: "button",
+      "aria-pressed": String(colourBlind()),
+      title: t("app.palette"),
+      "aria-label": t("app.palette"),
+      onclick: () => {
+        const on = !colourBlind();
+        setColourBlind(on);
+        for (const el of document.querySelectorAll(".palette-btn")) el.setAttribute("aria-pressed", String(on));
+        toast(t(on ? "app.palette.on" : "app.palette.off"));
+      },
+    },
+    h("span", { class: "swatch", "aria-hidden": "true" }, h("i"), h("i")),
+  );
 }
 
 export function initials(name) {

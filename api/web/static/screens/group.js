@@ -134,7 +134,7 @@ export async function mount(root, _arg, { go }) {
         ),
         h("p", { class: "hint" }, t("group.invite.hint")),
         group.leader === me.id
-          ? h("button", { class: "btn link-btn", type: "button", onclick: newInvite }, t("group.newInvite"))
+          ? h("button", { class: "btn link-btn", id: "new-invite", type: "button", onclick: newInvite }, t("group.newInvite"))
           : null,
       ),
       h("div", { class: "card" }, membersTitle, members),

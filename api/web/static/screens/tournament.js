@@ -9,7 +9,7 @@ import { Typing } from "../components/typing.js";
 import { announce, h, replace, toast } from "../dom.js";
 import { Poller, chooseLanguage, language, refreshMe, store } from "../state.js";
 import { ordinal, t } from "../strings.js";
-import { avatar, errorText, hearts, signed, tileText } from "./common.js";
+import { avatar, errorText, hearts, paletteButton, signed, tileText } from "./common.js";
 
 const WATCH_POLL_MS = 1500;
 
@@ -43,7 +43,13 @@ export async function mount(root, tid, { go }) {
     h(
       "section",
       { class: "tournament screen" },
-      h("div", { class: "t-head" }, h("div", { class: "t-title" }, roundTitle, phaseNote), headButton),
+      h(
+        "div",
+        { class: "t-head" },
+        h("div", { class: "t-title" }, roundTitle, phaseNote),
+        // The top bar (and its palette toggle) is hidden during a duel: this one shows instead.
+        h("div", { class: "t-head-actions" }, paletteButton("duel-palette", "small"), headButton),
+      ),
       lives,
       stage,
     ),
