@@ -131,9 +131,8 @@ def _install_errors(app: Flask, log: logging.Logger) -> None:
     @app.errorhandler(svc.ServiceError)
     def service_error(exc: svc.ServiceError) -> Response:
         response = error_response(exc.status, exc.code, exc.message, **exc.details)
-        retry_after = getattr(exc, "retry_after", None)
-        if retry_after is not None:
-            response.headers["Retry-After"] = str(retry_after)
+        if isinstance(exc, svc.RetryLater):
+            response.headers["Retry-After"] = str(exc.retry_after)
         return response
 
     @app.errorhandler(HTTPException)

@@ -43,30 +43,26 @@ class Invalid(ServiceError):
     status, code = 422, "invalid"
 
 
-class TooManyRequests(ServiceError):
-    status, code = 429, "too_many_requests"
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-class StorageUnavailable(ServiceError):
-    status, code = 503, "storage_unavailable"
+class RetryLater(ServiceError):
+    """An answer that says when to try again (the Retry-After header)."""
 
     def __init__(self, message: str, retry_after: int = 1) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
 
-class Busy(ServiceError):
+class TooManyRequests(RetryLater):
+    status, code = 429, "too_many_requests"
+
+
+class StorageUnavailable(RetryLater):
+    status, code = 503, "storage_unavailable"
+
+
+class Busy(RetryLater):
     """Too many concurrent writers won the race; the client may simply retry."""
 
     status, code = 503, "busy"
-
-    def __init__(self, message: str, retry_after: int = 1) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 _STATUS_OF_GAME_ERROR: dict[type[game.GameError], type[ServiceError]] = {

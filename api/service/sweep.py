@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from api.service.context import Context
 from api.service.errors import ServiceError
 from api.service.tournaments import Tournaments
+from api.storage.records import TournamentRecord
 
 log = logging.getLogger("wordle_tournament")
 
@@ -35,7 +36,10 @@ def sweep(ctx: Context, tournaments: Tournaments, limit: int = 500) -> SweepRepo
     advanced = failed = 0
     for tournament_id in due:
         try:
-            advanced += tournaments.advance(tournament_id, now).changed
+            snapshot = tournaments.advance(tournament_id, now)
+            advanced += snapshot.changed
+            if not snapshot.changed:
+                _reschedule(ctx, snapshot.record, snapshot.tournament.next_deadline())
         except ServiceError as exc:
             failed += 1
             log.warning(
@@ -43,3 +47,11 @@ def sweep(ctx: Context, tournaments: Tournaments, limit: int = 500) -> SweepRepo
                 extra={"fields": {"tournament_id": tournament_id, "error": exc.code}},
             )
     return SweepReport(len(due), advanced, failed)
+
+
+def _reschedule(ctx: Context, record: TournamentRecord, due: int | None) -> None:
+    """Nothing was due after all (a poll moved a last contact later): move it in the index,
+    so the next sweep does not read it again. Only the sweep reads the index, so only it
+    corrects it; polls never write for this."""
+    if due != record.due:
+        ctx.repo.reschedule(record.id, record.version, due)

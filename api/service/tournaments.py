@@ -105,9 +105,6 @@ class Tournaments:
             before = with_contacts(record)
             after, events = tm.advance(before, now, self.ctx.words(before.language))
             if after is before:
-                due = after.next_deadline()
-                if record.due is not None and due != record.due:
-                    self.ctx.repo.reschedule(record.id, record.version, due)
                 return Snapshot(evolve(record, tournament=after), now)
             return Snapshot(self._save(record, after, events), now, changed=True)
 

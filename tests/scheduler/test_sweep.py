@@ -190,3 +190,21 @@ def test_sweep_interrupted_by_a_storage_fault_is_completed_by_the_next(
     assert (report.due, report.advanced, report.failed) == (1, 1, 0)
     assert repo.get_tournament(tid).tournament.finished_at is not None
     assert all(repo.get_player(p.id).played == 1 for p in players)
+
+
+def test_d10_sweep_moves_an_early_index_entry_without_touching_the_state(
+    make_service, repo, clock
+) -> None:
+    """A stored deadline can be early (a poll moved a last contact later); the sweep then
+    advances nothing and puts the tournament back at its real next deadline."""
+    service = make_service()
+    _, tid = eight_players_in_a_tournament(service)
+    record = repo.get_tournament(tid)
+    real_due = record.due
+    repo.reschedule(tid, record.version, clock.ms)  # an index entry earlier than the state's
+    clock.ms += 1
+    report = service.sweep()
+    assert (report.due, report.advanced) == (1, 0)
+    after = repo.get_tournament(tid)
+    assert after.version == record.version and after.due == real_due
+    assert service.sweep().due == 0
