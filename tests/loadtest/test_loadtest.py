@@ -6,8 +6,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from api.cli.loadtest import run_loadtest
 from api.config import Settings
-from api.loadtest.cli import run_loadtest
 from api.loadtest.prices import Bill, PriceModel
 from api.loadtest.report import POLL, percentile, plot, summary
 from core.timing import Timing

@@ -1,18 +1,13 @@
-import argparse
 import json
 
 import pytest
 
+from api.cli import build_parser
 from wordlists import LANGUAGES, LENGTHS
-from wordlists.cli import register
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
-    commands = parser.add_subparsers(dest="command", required=True)
-    bench = commands.add_parser("bench").add_subparsers(dest="bench", required=True)
-    register(commands, bench)
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     result: int = args.handler(args)
     return result
 
@@ -41,9 +36,5 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_build_is_registered() -> None:
-    parser = argparse.ArgumentParser()
-    commands = parser.add_subparsers(dest="command")
-    bench = commands.add_parser("bench").add_subparsers(dest="bench")
-    register(commands, bench)
-    args = parser.parse_args(["wordlists", "build", "--check", "--lang", "en"])
+    args = build_parser().parse_args(["wordlists", "build", "--check", "--lang", "en"])
     assert args.check and args.lang == ["en"] and callable(args.handler)

@@ -9,7 +9,7 @@ memory), alternating between what is compared:
   handler starting from the unpacked zip (`import handler; handler.LambdaHandler()`) with
   bytecode writing off, as on Lambda's read-only /var/task.
 
-Goals (issue 8): entry ≤ 1.3 × libraries and ≤ 400 ms here; the package ≤ 15 MB zipped.
+Goals: entry ≤ 1.3 × libraries and ≤ 400 ms here; the package ≤ 15 MB zipped.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_PACKAGE = ROOT / "dist" / "wordle-tournament-dev.zip"
 MARK = "@@coldstart@@"
 ENTRY = "import api.lambda_app"
@@ -39,7 +39,7 @@ SIZE_GOAL_MB = 15.0
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "six.py", "urllib3")
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(bench: Any) -> None:
     parser = bench.add_parser("coldstart", help="import time of the Lambda entry point, size")
     parser.add_argument("--runs", type=int, default=7, help="interpreters per figure (median)")
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""`wordle-tournament wordlists build|stats` and `wordle-tournament bench wordlists`."""
+"""`wordle-tournament wordlists build|stats`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from wordlists.languages import LANGUAGES, LENGTHS
 from wordlists.store import DATA_DIR, KINDS, counts
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(commands: Any) -> None:
     wordlists = commands.add_parser("wordlists", help="build or inspect the word lists")
     actions = wordlists.add_subparsers(dest="wordlists_command", required=True, metavar="ACTION")
 
@@ -32,10 +32,6 @@ def register(commands: Any, bench: Any) -> None:
     stats = actions.add_parser("stats", help="counts of secrets and accepted words")
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.set_defaults(handler=run_stats)
-
-    bench_parser = bench.add_parser("wordlists", help="load time, memory and lookup speed")
-    bench_parser.add_argument("--lang", choices=list(LANGUAGES), help="default: the largest")
-    bench_parser.set_defaults(handler=run_bench)
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -91,15 +87,4 @@ def run_stats(args: argparse.Namespace) -> int:
             for n in LENGTHS
         )
         print(f"{code:<6}{cells}")
-    return 0
-
-
-def run_bench(args: argparse.Namespace) -> int:
-    from wordlists.bench import LOAD_GOAL_MS, MEMORY_GOAL_MB, bench
-
-    result = bench(args.lang)
-    print(f"language:      {result.lang} ({LANGUAGES[result.lang].english_name})")
-    print(f"load:          {result.load_ms:.1f} ms (goal <= {LOAD_GOAL_MS:.0f} ms)")
-    print(f"memory:        {result.memory_mb:.1f} MB (goal <= {MEMORY_GOAL_MB:.0f} MB)")
-    print(f"lookups:       {result.lookups_per_second:,.0f} per second")
     return 0

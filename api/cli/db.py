@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(commands: Any) -> None:
     db = commands.add_parser("db", help="DynamoDB table tools")
     actions = db.add_subparsers(dest="db", required=True, metavar="ACTION")
     create = actions.add_parser(

@@ -26,7 +26,7 @@ TIMING = Timing()
 NOW = 1_760_000_000_000
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(bench: Any) -> None:
     parser = bench.add_parser("scheduler", help="reads and writes per sweep vs live tournaments")
     parser.add_argument("--live", type=int, nargs="+", default=[0, 100, 1000], metavar="N")
     parser.add_argument("--due-share", type=float, default=0.01, metavar="F")

@@ -35,7 +35,7 @@ from core.timing import Timing
 T0 = 1_760_000_000_000
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(bench: Any) -> None:
     parser = bench.add_parser("api", help="DynamoDB units per poll/guess/tournament, poll speed")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--polls", type=int, default=2000, help="polls to time")

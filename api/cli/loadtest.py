@@ -24,7 +24,7 @@ from api.loadtest.stack import LocalStack, start_local_stack
 from core.timing import Timing
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(commands: Any) -> None:
     p = commands.add_parser(
         "loadtest",
         help="run N concurrent tournaments of bots and report latency, staleness and cost",

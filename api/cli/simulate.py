@@ -1,4 +1,4 @@
-"""`wordle-tournament simulate` and `wordle-tournament bench core`."""
+"""`wordle-tournament simulate`: many tournaments with modelled players (R3's check)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from api.progress import Progress
 from core.simulation import Outcome, PlayerModel, play_tournament
 
 
-def register(commands: Any, bench: Any) -> None:
+def register(commands: Any) -> None:
     sim = commands.add_parser(
         "simulate", help="play many tournaments with simulated players (R3's check)"
     )
@@ -25,9 +25,6 @@ def register(commands: Any, bench: Any) -> None:
     sim.add_argument("--seed", type=int, default=1, metavar="S")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(handler=simulate)
-    core = bench.add_parser("core", help="tournaments per second through core")
-    core.add_argument("--tournaments", type=int, default=2000, metavar="N")
-    core.set_defaults(handler=bench_core)
 
 
 def run(n: int, seed: int, model: PlayerModel | None = None) -> tuple[list[Outcome], float]:
@@ -125,35 +122,3 @@ def simulate(args: argparse.Namespace) -> int:
     ]
     print("\n".join(lines))
     return 0
-
-
-def bench_core(args: argparse.Namespace) -> int:
-    _, elapsed = run(args.tournaments, seed=1)
-    print(f"core: {args.tournaments} tournaments in {elapsed:.2f} s")
-    print(f"core: {args.tournaments / elapsed:,.0f} tournaments per second (one core)")
-    print(f"core: {elapsed / args.tournaments * 1000:.3f} ms per tournament")
-    print(_guess_rate())
-    return 0
-
-
-def _guess_rate() -> str:
-    """Guesses per second through the full command path (advance, validate, play, settle)."""
-    from core import tournament as tm
-    from core.simulation import NEVER_MS, SIM_WORDS
-    from core.timing import Timing
-
-    rng = random.Random(7)
-    seats = [tm.Seat(f"p{i}", f"P{i}", 1000) for i in range(8)]
-    base, _ = tm.start("b", "sim", seats, 0, rng, SIM_WORDS, Timing(reconnect_ms=NEVER_MS))
-    duel = base.rounds[-1].duels[0]
-    miss = ("v" if duel.secret[0] != "v" else "w", *duel.secret[1:])
-    n = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < 0.5:
-        t = base
-        for row in range(10):
-            player = duel.players[row % 2]
-            t, _ = tm.guess(t, player, row, miss, 6_000 + 1_000 * (row + 1), SIM_WORDS)
-            n += 1
-    elapsed = time.perf_counter() - started
-    return f"core: {n / elapsed:,.0f} guesses per second through tournament.guess"
