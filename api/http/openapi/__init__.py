@@ -1,0 +1,261 @@
+"""The OpenAPI 3.1 description of every route. A test keeps it in step with the Flask app."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from api.http.openapi.parts import JSON, json_body, op, path_param, ref
+from api.http.openapi.schemas import SCHEMAS
+
+_STATE_HEADERS = {
+    "ETag": {"schema": {"type": "string"}, "description": "Built from the state's version."},
+    "Poll-Interval": {
+        "schema": {"type": "integer"},
+        "description": "Seconds to wait before polling again.",
+    },
+}
+
+
+def _state_ok(description: str) -> JSON:
+    return {"200": {**json_body(ref("State"), description), "headers": _STATE_HEADERS}}
+
+
+_TID = path_param("tournament_id", "Tournament id")
+_GID = path_param("group_id", "Group id")
+
+
+@cache
+def openapi_document() -> JSON:
+    paths: JSON = {
+        "/openapi.json": {
+            "get": op(
+                "This document",
+                {"200": {"description": "OpenAPI 3.1"}},
+                auth=False,
+                errors=(),
+            )
+        },
+        "/v1/health": {
+            "get": op(
+                "Liveness and storage check",
+                {"200": json_body({"type": "object"}, "Healthy")},
+                auth=False,
+                errors=("503",),
+            )
+        },
+        "/v1/languages": {
+            "get": op(
+                "The 13 languages with their tiles and keyboards",
+                {
+                    "200": json_body(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "languages": {"type": "array", "items": ref("Language")},
+                                "word_lengths": {"type": "array", "items": {"type": "integer"}},
+                            },
+                        },
+                        "Languages",
+                    )
+                },
+                auth=False,
+                errors=(),
+            )
+        },
+        "/v1/players": {
+            "post": op(
+                "Create an anonymous player (rating 1000, generated nickname)",
+                {"201": json_body(ref("NewPlayer"), "The player and its bearer token")},
+                auth=False,
+                errors=("400", "403", "429", "503"),
+                params=(
+                    {
+                        "name": "X-Bot-Key",
+                        "in": "header",
+                        "required": False,
+                        "description": "The server's bot key (WT_BOT_KEY); only for bots.",
+                        "schema": {"type": "string"},
+                    },
+                ),
+                extra={
+                    "requestBody": {
+                        "required": False,
+                        "description": "Optional. `bot` (with X-Bot-Key) creates a practice "
+                        "bot, marked as a bot in every state, optionally at `rating`; without "
+                        "the key that is a 403 `bot_key`.",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "bot": {"type": "boolean", "default": False},
+                                        "rating": {
+                                            "type": "integer",
+                                            "minimum": 0,
+                                            "maximum": 4000,
+                                        },
+                                    },
+                                }
+                            }
+                        },
+                    }
+                },
+            )
+        },
+        "/v1/me": {
+            "get": op("Your profile", {"200": json_body(ref("Profile"), "Profile")}),
+            "patch": op(
+                "Change your nickname",
+                {"200": json_body(ref("Profile"), "Profile")},
+                body={
+                    "type": "object",
+                    "required": ["nickname"],
+                    "properties": {"nickname": {"type": "string", "minLength": 3}},
+                },
+            ),
+        },
+        "/v1/queue": {
+            "post": op(
+                "Join matchmaking in a language (lobbies within 200 rating points)",
+                {"201": json_body(ref("Lobby"), "The lobby you sit in")},
+                body={
+                    "type": "object",
+                    "required": ["language"],
+                    "properties": {"language": {"type": "string", "examples": ["en"]}},
+                },
+            ),
+            "get": op(
+                "Your wait and the players searching in your window",
+                {"200": json_body(ref("QueueStatus"), "Queue status")},
+            ),
+            "delete": op(
+                "Leave the lobby before the start, at no cost",
+                {"204": {"description": "Left"}},
+            ),
+        },
+        "/v1/lobbies/{lobby_id}": {
+            "get": op(
+                "A lobby's seats and, once full, its tournament",
+                {"200": json_body(ref("Lobby"), "Lobby")},
+                params=(path_param("lobby_id", "Lobby id"),),
+            )
+        },
+        "/v1/groups": {
+            "post": op(
+                "Create a group and become its leader",
+                {"201": json_body(ref("Group"), "The group with its invite code")},
+                body={
+                    "type": "object",
+                    "required": ["language"],
+                    "properties": {"language": {"type": "string"}},
+                },
+            )
+        },
+        "/v1/groups/join": {
+            "post": op(
+                "Join a group with an invite code",
+                {"200": json_body(ref("Group"), "The group")},
+                body={
+                    "type": "object",
+                    "required": ["invite_code"],
+                    "properties": {"invite_code": {"type": "string"}},
+                },
+            )
+        },
+        "/v1/groups/{group_id}": {
+            "get": op(
+                "A group (members only)", {"200": json_body(ref("Group"), "Group")}, params=(_GID,)
+            )
+        },
+        "/v1/groups/{group_id}/start": {
+            "post": op(
+                "Leader only: seat the whole group in a lobby; matchmaking fills the rest",
+                {"201": json_body(ref("Lobby"), "The group's lobby")},
+                params=(_GID,),
+            )
+        },
+        "/v1/groups/{group_id}/invite": {
+            "post": op(
+                "Leader only: a new invite code; the old one is revoked",
+                {"200": json_body(ref("Group"), "Group with the new code")},
+                params=(_GID,),
+            )
+        },
+        "/v1/groups/{group_id}/members/{member_id}": {
+            "delete": op(
+                "Leave the group, or (leader) remove a member",
+                {
+                    "200": json_body(ref("Group"), "The group after removing a member"),
+                    "204": {"description": "You left, or the group is now empty"},
+                },
+                params=(_GID, path_param("member_id", "The member's player id")),
+            )
+        },
+        "/v1/tournaments/{tournament_id}/state": {
+            "get": op(
+                "The compact state to poll; honours If-None-Match",
+                {
+                    **_state_ok("State"),
+                    "304": {"description": "Unchanged since the ETag", "headers": _STATE_HEADERS},
+                },
+                params=(
+                    _TID,
+                    {
+                        "name": "If-None-Match",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string"},
+                    },
+                ),
+            )
+        },
+        "/v1/tournaments/{tournament_id}/guesses": {
+            "post": op(
+                "Play a guess on your duel's board row `row` (0-based)",
+                _state_ok("The state after the guess (a retried row gets the same answer)"),
+                body={
+                    "type": "object",
+                    "required": ["row", "word"],
+                    "properties": {
+                        "row": {"type": "integer", "minimum": 0},
+                        "word": {"type": "string"},
+                        "duel": {
+                            "type": "string",
+                            "description": "The duel id (e.g. r3d2). Optional; with it, a "
+                            "retry of the guess that ended a round still gets the same answer.",
+                        },
+                    },
+                },
+                params=(_TID,),
+            )
+        },
+        "/v1/tournaments/{tournament_id}/leave": {
+            "post": op(
+                "Leave the tournament: an automatic loss (free once you are out)",
+                _state_ok("The state after leaving"),
+                params=(_TID,),
+            )
+        },
+        "/v1/tournaments/{tournament_id}/duels/{duel_id}": {
+            "get": op(
+                "Watch any duel of your tournament",
+                {"200": json_body(ref("Duel"), "The duel")},
+                params=(_TID, path_param("duel_id", "Duel id, e.g. r3d2")),
+            )
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Wordle Tournament API",
+            "version": "1.0.0",
+            "description": "8-player Wordle tournaments. Rules: see RULES.md.",
+        },
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}],
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": SCHEMAS,
+        },
+        "paths": paths,
+    }

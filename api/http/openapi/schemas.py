@@ -1,0 +1,205 @@
+"""The OpenAPI document's component schemas."""
+
+from __future__ import annotations
+
+from api.http.openapi.parts import JSON, NULLABLE_INT, NULLABLE_STR, ref
+
+SCHEMAS: JSON = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"type": "string", "examples": ["not_your_turn"]},
+                    "message": {"type": "string"},
+                    "details": {"type": "object"},
+                },
+            }
+        },
+    },
+    "Profile": {
+        "type": "object",
+        "required": ["id", "nickname", "rating", "tournaments_played"],
+        "properties": {
+            "id": {"type": "string"},
+            "nickname": {"type": "string"},
+            "rating": {"type": "integer"},
+            "tournaments_played": {"type": "integer"},
+            "lobby_id": NULLABLE_STR,
+            "tournament_id": NULLABLE_STR,
+            "last_tournament_id": NULLABLE_STR,
+            "group_id": NULLABLE_STR,
+            "bot": {"type": "boolean"},
+        },
+    },
+    "NewPlayer": {
+        "allOf": [
+            ref("Profile"),
+            {
+                "type": "object",
+                "required": ["token"],
+                "properties": {
+                    "token": {
+                        "type": "string",
+                        "description": "Bearer token; shown once, keep it secret.",
+                    }
+                },
+            },
+        ]
+    },
+    "Language": {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string"},
+            "english_name": {"type": "string"},
+            "native_name": {"type": "string"},
+            "tiles": {"type": "array", "items": {"type": "string"}},
+            "keyboard": {
+                "type": "array",
+                "items": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+    "Lobby": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "language": {"type": "string"},
+            "created_at": {"type": "integer", "description": "ms since the epoch"},
+            "rating": NULLABLE_INT,
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"player_id": {"type": "string"}, "nickname": NULLABLE_STR},
+                },
+            },
+            "open_seats": {"type": "integer"},
+            "group_id": NULLABLE_STR,
+            "tournament_id": {
+                **NULLABLE_STR,
+                "description": "Set once the lobby is full and its tournament started.",
+            },
+        },
+    },
+    "QueueStatus": {
+        "type": "object",
+        "properties": {
+            "queued": {"type": "boolean"},
+            "waited_ms": {"type": "integer"},
+            "searching_in_window": {
+                "type": "integer",
+                "description": "Players waiting in lobbies within your rating window.",
+            },
+            "window": {
+                "type": "object",
+                "description": "Matchmaking only joins lobbies within ±200; it never widens.",
+                "properties": {
+                    "rating": {"type": "integer"},
+                    "min": {"type": "integer"},
+                    "max": {"type": "integer"},
+                    "widens": {"type": "boolean", "const": False},
+                },
+            },
+            "lobby": {"oneOf": [ref("Lobby"), {"type": "null"}]},
+        },
+    },
+    "Group": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "language": {"type": "string"},
+            "leader": {"type": "string"},
+            "invite_code": {"type": "string"},
+            "lobby_id": NULLABLE_STR,
+            "members": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "player_id": {"type": "string"},
+                        "nickname": NULLABLE_STR,
+                        "rating": NULLABLE_INT,
+                        "lobby_id": NULLABLE_STR,
+                        "tournament_id": NULLABLE_STR,
+                    },
+                },
+            },
+        },
+    },
+    "Row": {
+        "type": "object",
+        "required": ["by"],
+        "properties": {
+            "by": {"type": "string", "description": "The player who used this turn."},
+            "skipped": {"type": "boolean", "description": "The turn timed out."},
+            "tiles": {"type": "array", "items": {"type": "string"}},
+            "marks": {"type": "string", "description": "G correct, Y present, - absent."},
+        },
+    },
+    "Result": {
+        "type": ["object", "null"],
+        "properties": {
+            "kind": {"enum": ["win", "draw", "forfeit"]},
+            "winner": NULLABLE_STR,
+            "at": {"type": "integer"},
+        },
+    },
+    "Duel": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "word_length": {"type": "integer"},
+            "rows": {"type": "array", "items": ref("Row")},
+            "turns_used": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "starts_at": {"type": "integer"},
+            "to_play": NULLABLE_STR,
+            "deadline": {**NULLABLE_INT, "description": "When the current turn times out."},
+            "your_turn": {"type": "boolean"},
+            "result": ref("Result"),
+            "secret": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Present only once the duel has ended.",
+            },
+        },
+    },
+    "State": {
+        "type": "object",
+        "description": "Everything one screen needs. Times are ms since the epoch.",
+        "properties": {
+            "id": {"type": "string"},
+            "language": {"type": "string"},
+            "phase": {"enum": ["intro", "duels", "finished"]},
+            "phase_deadline": NULLABLE_INT,
+            "round": {"type": "integer"},
+            "server_time": {"type": "integer"},
+            "finished_at": NULLABLE_INT,
+            "timers": {"type": "object"},
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "nickname": {"type": "string"},
+                        "bot": {"type": "boolean"},
+                        "lives": {"type": "integer"},
+                        "status": {"enum": ["playing", "out", "left", "winner"]},
+                        "place": NULLABLE_INT,
+                        "rating_change": NULLABLE_INT,
+                    },
+                },
+            },
+            "pairings": {"type": "array", "items": {"type": "array"}},
+            "bye": NULLABLE_STR,
+            "you": NULLABLE_STR,
+            "duel": {"oneOf": [ref("Duel"), {"type": "null"}]},
+            "duels": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+}

@@ -1,0 +1,27 @@
+"""What every route needs from a request: the caller's player and the JSON body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+
+from api.service import Service
+from api.service import errors as svc
+from api.storage.records import PlayerRecord
+
+PLAYER_ID = "wordle.player_id"  # the caller, for the request's log line
+
+
+def caller(service: Service) -> PlayerRecord:
+    """The player whose bearer token the request carries (401 otherwise)."""
+    player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
+    request.environ[PLAYER_ID] = player.id
+    return player
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        raise svc.BadRequest("the request body must be a JSON object")
+    return data
