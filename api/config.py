@@ -45,7 +45,7 @@ class Settings:
     port: int = DEFAULT_PORT
     contact_coalesce_ms: int = 10_000  # at most one last-contact write per player per 10 s
     rate_limits: bool = True
-    # Practice bots (issue 7). Only `make run` starts a bot pool; a deployment has none.
+    # Practice bots. Only `make run` starts a bot pool; a deployment has none.
     bots: bool = False
     bot_fill_ms: int = 15_000  # a person's lobby waits this long before bots fill it
     bot_key: str | None = None  # POST /v1/players {"bot": true} needs it as X-Bot-Key

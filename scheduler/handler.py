@@ -24,8 +24,8 @@ def _service() -> Service:
 def handler(event: Any, context: Any) -> dict[str, int]:
     """Advance every tournament whose deadline has passed.
 
-    Never lets an exception escape as a TypeError: zappa would call it again with fewer
-    arguments (see NOTES.md).
+    Never lets an exception escape as a TypeError: zappa's run_function would then call it
+    again with fewer arguments (as `f(event)`, then `f()`).
     """
     try:
         report = _service().sweep()

@@ -1,4 +1,4 @@
-"""Word lists, alphabets and keyboards for the 13 languages of R23 (issue 3, D12, D13).
+"""Word lists, alphabets and keyboards for the 13 languages of R23 (D12, D13).
 
 A word is a tuple of tiles (`normalise` turns typed text into one). Importing this package reads
 no word data: each language's lists load on first use of `is_accepted` or `draw_secret`.

@@ -1,4 +1,4 @@
-"""Practice bots: ordinary API clients that play real Wordle (issue 7).
+"""Practice bots: ordinary API clients that play real Wordle.
 
 - `strategy`: the pure brain (candidate words, guess choice by skill, think time). No I/O.
 - `client`: a bot as an HTTP client of the public /v1 endpoints.

@@ -1,1 +1,1 @@
-"""The load test: many concurrent tournaments of bot clients, measured (issue 7)."""
+"""The load test: many concurrent tournaments of bot clients, measured."""

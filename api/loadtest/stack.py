@@ -152,7 +152,8 @@ def _free_port() -> int:
 
 def start_moto_process(timeout_s: float = 30.0) -> tuple[str, Callable[[], None]]:
     """moto's DynamoDB in a child process: the API and the bots keep this process's GIL, and
-    on a 2-core machine moto (the bottleneck, see NOTES.md) gets the other core."""
+    on a 2-core machine moto (the bottleneck: a few hundred calls per second) gets the other
+    core."""
     port = _free_port()
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")

@@ -1,4 +1,4 @@
-"""The browser client (issue 6): static HTML, CSS and ES modules, no build step.
+"""The browser client: static HTML, CSS and ES modules, no build step.
 
 It talks only to the public /v1 API, exactly as a mobile app would. This blueprint serves the
 page at `/` and its files under `/static/`.

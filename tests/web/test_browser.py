@@ -1,4 +1,4 @@
-"""Issue 6: the browser client, end to end, in Debian's chromium against the real app.
+"""The browser client, end to end, in Debian's chromium against the real app.
 
 One browser player plays a whole tournament against the practice bots with short timers: a
 group of one started by its leader, an invalid guess (the row shakes, a message shows, the turn

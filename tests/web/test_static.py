@@ -1,4 +1,4 @@
-"""Issue 6: the browser client's files, without a browser: served by the app, every ES module
+"""The browser client's files, without a browser: served by the app, every ES module
 import resolves (there is no build step to catch a typo), and every interface string the code
 asks for is in the one strings module."""
 

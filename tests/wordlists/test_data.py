@@ -1,4 +1,4 @@
-"""The committed lists: consistent, within the language's tiles, and meeting the issue's targets."""
+"""The committed lists: consistent, within the language's tiles, and meeting the size targets."""
 
 import pytest
 

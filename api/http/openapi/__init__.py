@@ -249,7 +249,7 @@ def openapi_document() -> JSON:
         "info": {
             "title": "Wordle Tournament API",
             "version": "1.0.0",
-            "description": "8-player Wordle tournaments. Rules: see RULES.md.",
+            "description": "8-player Wordle tournaments. Rules: docs/rules.md in the repository.",
         },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
