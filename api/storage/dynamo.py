@@ -352,4 +352,3 @@ def create_table(settings: Settings, *, timeout: float = 60.0) -> bool:
     Returns True if this call created it.
     """
     return DynamoRepository(settings).create_table(timeout=timeout)
-
