@@ -36,9 +36,23 @@ def _port(raw: str | None) -> int:
     return int(raw)
 
 
+STORES = ("dynamodb-local", "moto", "dynamodb")
+
+
+def _store(raw: str | None) -> str:
+    if not raw:
+        return "dynamodb"
+    if raw not in STORES:
+        raise ValueError(f"WT_STORE must be one of {', '.join(STORES)}, not {raw!r}")
+    return raw
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     table_name: str = DEFAULT_TABLE
+    # What answers at the endpoint: "dynamodb" (AWS, or DYNAMODB_ENDPOINT), "dynamodb-local"
+    # or "moto" (both started by `make run`, see api/storage/stores.py). Reported by /v1/health.
+    store: str = "dynamodb"
     dynamodb_endpoint: str | None = None  # None: real AWS (credentials and region from boto3)
     region: str = DEFAULT_REGION
     timing: Timing = field(default_factory=Timing)
@@ -55,6 +69,7 @@ class Settings:
         env = os.environ if env is None else env
         return cls(
             table_name=env.get("WT_TABLE", DEFAULT_TABLE),
+            store=_store(env.get("WT_STORE")),
             dynamodb_endpoint=env.get("DYNAMODB_ENDPOINT") or None,
             region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
             timing=Timing(

@@ -100,3 +100,7 @@ class Repository(ABC):
 
     def ping(self) -> None:  # noqa: B027 - optional hook
         """Raise Unavailable if the store cannot be reached."""
+
+    def describe(self) -> dict[str, str | None]:
+        """Which store this is and its table, for /v1/health."""
+        return {"store": "memory", "table": None}

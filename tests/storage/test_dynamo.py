@@ -15,17 +15,14 @@ from botocore.exceptions import (  # type: ignore[import-untyped]
 
 from api.cli import main
 from api.config import Settings
-from api.storage.dynamo import (
-    DUE_SHARDS,
-    DynamoRepository,
-    create_table,
-    table_definition,
-    to_item,
-    translate,
-)
+from api.storage.dynamo import DynamoRepository, create_table
+from api.storage.dynamo_errors import translate
+from api.storage.items import to_item
 from api.storage.meter import item_size
 from api.storage.records import PlayerRecord
 from api.storage.repository import Conflict, Put, StorageError, Unavailable
+from api.storage.table import DUE_SHARDS, table_definition
+from api.storage.writes import new_write_id
 from tests.storage.factories import finished_tournament, live_tournament, lobby, player
 
 KB = 1024
@@ -34,7 +31,7 @@ KB = 1024
 def _player_of_size(pid: str, size: int) -> PlayerRecord:
     """A player whose stored item is exactly `size` bytes."""
     bare = player(pid, nickname="")
-    overhead = item_size(to_item(bare, 1).serialize())
+    overhead = item_size(to_item(bare, 1, write_id=new_write_id()).serialize())
     return replace(bare, nickname="x" * (size - overhead))
 
 

@@ -25,7 +25,8 @@ from api.http import logs
 from api.http.app import create_app
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository, to_item
+from api.storage.dynamo import DynamoRepository
+from api.storage.items import to_item
 from api.storage.local import start_local_dynamodb
 from api.storage.memory import InMemoryRepository
 from api.storage.meter import item_size

@@ -1,0 +1,87 @@
+"""botocore's and PynamoDB's errors as the repository's: Conflict, Unavailable or StorageError."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError  # type: ignore[import-untyped]
+from pynamodb.exceptions import PynamoDBException
+
+from api.storage.repository import Conflict, StorageError, Unavailable
+
+_THROTTLED = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "LimitExceededException",
+    "InternalServerError",
+    "InternalFailure",
+    "ServiceUnavailable",
+    "TransactionInProgressException",
+}
+_CONFLICT_REASONS = {"ConditionalCheckFailed", "TransactionConflict"}
+_BUSY_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
+
+STORE_ERRORS = (PynamoDBException, BotoCoreError, ClientError)
+
+
+def error_code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def _reasons(exc: ClientError) -> set[str]:
+    reasons = getattr(exc, "cancellation_reasons", None)  # pynamodb's VerboseClientError
+    if reasons is not None:
+        return {r.code for r in reasons if r is not None}
+    return {r.get("Code", "") for r in exc.response.get("CancellationReasons", [])}
+
+
+def botocore_response(exc: BaseException) -> dict[str, Any]:
+    """The whole response of the botocore error behind `exc` ({} if there is none).
+
+    PynamoDB wraps botocore's ClientError in its own (a VerboseClientError, perhaps inside a
+    TransactWriteError) that keeps only the error code and cancellation reasons; botocore's, with
+    the returned items and the retry count, is its cause.
+    """
+    seen: BaseException | None = exc
+    found: dict[str, Any] = {}
+    while seen is not None:
+        if isinstance(seen, ClientError):
+            found = seen.response
+        nested = seen.cause if isinstance(seen, PynamoDBException) else None
+        seen = nested or seen.__cause__
+    return found
+
+
+def translate(exc: Exception) -> StorageError:
+    """A botocore/PynamoDB error as the repository's: Conflict, Unavailable or StorageError."""
+    cause = exc.cause if isinstance(exc, PynamoDBException) and exc.cause else exc
+    if isinstance(cause, BotoCoreError):  # could not connect, timed out, ...
+        return Unavailable(f"DynamoDB unreachable: {cause}", retry_after=2)
+    if not isinstance(cause, ClientError):
+        return StorageError(str(exc))
+    code = error_code(cause)
+    if code == "ConditionalCheckFailedException":
+        return Conflict("a record changed since it was read")
+    if code == "TransactionCanceledException":
+        reasons = _reasons(cause)
+        if reasons & _CONFLICT_REASONS:
+            return Conflict(f"transaction cancelled: {sorted(reasons)}")
+        if reasons & _BUSY_REASONS:
+            return Unavailable(f"DynamoDB is throttling: {sorted(reasons)}")
+        return StorageError(f"transaction cancelled: {sorted(reasons)}")
+    if code in _THROTTLED:
+        return Unavailable(f"DynamoDB is busy: {code}")
+    if code == "ResourceNotFoundException":
+        return Unavailable(f"DynamoDB table missing (run `db create`?): {cause}", retry_after=30)
+    return StorageError(f"DynamoDB error {code}: {cause}")
+
+
+@contextmanager
+def translated() -> Iterator[None]:
+    try:
+        yield
+    except STORE_ERRORS as exc:
+        raise translate(exc) from exc

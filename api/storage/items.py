@@ -1,0 +1,240 @@
+"""The table's items as PynamoDB models, and the mapping between records and items.
+
+Attribute names are short on purpose: the 400 KB item limit and the billed item size count them.
+The models are not bound to a table (no Meta): the repository sends their serialized form
+through its own `TableConnection`, so one process can talk to several tables (tests do).
+
+Every record item carries its version `v` (each write is conditional on it) and the id `w` of
+the commit that wrote it last, by which a retried write recognises that it had already landed
+(see api/storage/writes.py).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+from pynamodb.attributes import (
+    BinaryAttribute,
+    BooleanAttribute,
+    ListAttribute,
+    MapAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+)
+from pynamodb.models import Model
+
+from api.storage.records import (
+    GroupRecord,
+    LobbyRecord,
+    PlayerRecord,
+    Record,
+    TournamentRecord,
+)
+from api.storage.table import due_shard, open_key, rating_band
+from core.groups import Group
+from core.lobby import Lobby, LobbySeat
+from core.serialization import from_dict, to_dict
+
+
+class Item(Model):
+    pk = UnicodeAttribute(hash_key=True)
+    v = NumberAttribute()
+    w = UnicodeAttribute(null=True)  # write id of the commit that wrote it last
+
+
+class PlayerItem(Item):
+    th = UnicodeAttribute()  # token hash
+    nn = UnicodeAttribute()  # nickname
+    rt = NumberAttribute()  # rating
+    ca = NumberAttribute()  # created_at
+    pl = NumberAttribute()  # played
+    lb = UnicodeAttribute(null=True)  # lobby_id
+    qa = NumberAttribute(null=True)  # queued_at
+    ti = UnicodeAttribute(null=True)  # tournament_id
+    lt = UnicodeAttribute(null=True)  # last_tournament_id
+    gi = UnicodeAttribute(null=True)  # group_id
+    bt = BooleanAttribute()  # bot
+
+
+class SeatMap(MapAttribute[str, Any]):
+    p = UnicodeAttribute()
+    r = NumberAttribute()
+
+
+class LobbyItem(Item):
+    lg = UnicodeAttribute()  # language
+    ca = NumberAttribute()  # created_at; also the open index's sort key
+    se = ListAttribute(of=SeatMap)  # seats
+    gi = UnicodeAttribute(null=True)  # group_id
+    gr = NumberAttribute(null=True)  # group_rating
+    ti = UnicodeAttribute(null=True)  # tournament_id
+    ok = UnicodeAttribute(null=True)  # open index partition, only while open
+
+
+class TournamentItem(Item):
+    s = BinaryAttribute(legacy_encoding=False)  # zlib(JSON(core.serialization.to_dict))
+    c = MapAttribute[str, int]()  # type: ignore[no-untyped-call] # last-contact stamps, written by touch() only
+    dk = UnicodeAttribute(null=True)  # due index shard, only while live
+    dd = NumberAttribute(null=True)  # due
+
+
+class GroupItem(Item):
+    lg = UnicodeAttribute()
+    mb = ListAttribute(of=UnicodeAttribute)  # members
+    ic = UnicodeAttribute()  # invite code
+    ca = NumberAttribute()
+    li = UnicodeAttribute(null=True)  # lobby_id
+
+
+class CounterItem(Model):
+    pk = UnicodeAttribute(hash_key=True)
+    n = NumberAttribute()
+    x = NumberAttribute()  # TTL, epoch seconds
+    w = UnicodeAttribute(null=True)  # write id of the last counted request
+
+
+_PREFIX: dict[type, str] = {
+    PlayerRecord: "P#",
+    LobbyRecord: "L#",
+    TournamentRecord: "T#",
+    GroupRecord: "G#",
+}
+
+
+def record_key(record: Record) -> str:
+    return _PREFIX[type(record)] + record.id
+
+
+def pack_tournament(record: TournamentRecord) -> bytes:
+    text = json.dumps(to_dict(record.tournament), separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(text.encode(), 9)
+
+
+def _player_item(r: PlayerRecord, version: int, write_id: str | None) -> PlayerItem:
+    return PlayerItem(
+        "P#" + r.id,
+        v=version,
+        w=write_id,
+        th=r.token_hash,
+        nn=r.nickname,
+        rt=r.rating,
+        ca=r.created_at,
+        pl=r.played,
+        lb=r.lobby_id,
+        qa=r.queued_at,
+        ti=r.tournament_id,
+        lt=r.last_tournament_id,
+        gi=r.group_id,
+        bt=r.bot,
+    )
+
+
+def player_record(i: PlayerItem) -> PlayerRecord:
+    return PlayerRecord(
+        id=i.pk[2:],
+        token_hash=i.th,
+        nickname=i.nn,
+        rating=int(i.rt),
+        created_at=int(i.ca),
+        played=int(i.pl),
+        lobby_id=i.lb,
+        queued_at=None if i.qa is None else int(i.qa),
+        tournament_id=i.ti,
+        last_tournament_id=i.lt,
+        group_id=i.gi,
+        bot=bool(i.bt),
+        version=int(i.v),
+    )
+
+
+def _lobby_item(r: LobbyRecord, version: int, write_id: str | None) -> LobbyItem:
+    lobby = r.lobby
+    return LobbyItem(
+        "L#" + lobby.id,
+        v=version,
+        w=write_id,
+        lg=lobby.language,
+        ca=lobby.created_at,
+        se=[SeatMap(p=s.player, r=s.rating) for s in lobby.seats],  # type: ignore[no-untyped-call]
+        gi=lobby.group_id,
+        gr=lobby.group_rating,
+        ti=r.tournament_id,
+        ok=open_key(lobby.language, rating_band(lobby.rating)) if r.open else None,
+    )
+
+
+def lobby_record(i: LobbyItem) -> LobbyRecord:
+    lobby = Lobby(
+        id=i.pk[2:],
+        language=i.lg,
+        created_at=int(i.ca),
+        seats=tuple(LobbySeat(s.p, int(s.r)) for s in i.se),
+        group_id=i.gi,
+        group_rating=i.gr,
+    )
+    return LobbyRecord(lobby, tournament_id=i.ti, version=int(i.v))
+
+
+def tournament_item(
+    r: TournamentRecord,
+    version: int,
+    state: bytes,
+    contacts: dict[str, int],
+    write_id: str | None = None,
+) -> TournamentItem:
+    live = r.due is not None
+    return TournamentItem(
+        "T#" + r.id,
+        v=version,
+        w=write_id,
+        s=state,
+        c=contacts,
+        dk=due_shard(r.id) if live else None,
+        dd=r.due,
+    )
+
+
+def tournament_record(i: TournamentItem) -> TournamentRecord:
+    tournament = from_dict(json.loads(zlib.decompress(i.s)))
+    stamps: dict[str, Any] = i.c.as_dict() if i.c is not None else {}  # type: ignore[no-untyped-call]
+    contacts = {k: int(v) for k, v in stamps.items()}
+    due = None if i.dd is None else int(i.dd)
+    return TournamentRecord(tournament, version=int(i.v), contacts=contacts, due=due)
+
+
+def _group_item(r: GroupRecord, version: int, write_id: str | None) -> GroupItem:
+    g = r.group
+    return GroupItem(
+        "G#" + g.id,
+        v=version,
+        w=write_id,
+        lg=g.language,
+        mb=list(g.members),
+        ic=g.invite_code,
+        ca=g.created_at,
+        li=r.lobby_id,
+    )
+
+
+def group_record(i: GroupItem) -> GroupRecord:
+    group = Group(i.pk[2:], i.lg, tuple(str(m) for m in i.mb), i.ic, int(i.ca))
+    return GroupRecord(group, lobby_id=i.li, version=int(i.v))
+
+
+def to_item(
+    record: Record,
+    version: int,
+    contacts: dict[str, int] | None = None,
+    write_id: str | None = None,
+) -> Item:
+    """The item for `record`; a tournament's contact map is `contacts` (None: the record's)."""
+    if isinstance(record, PlayerRecord):
+        return _player_item(record, version, write_id)
+    if isinstance(record, LobbyRecord):
+        return _lobby_item(record, version, write_id)
+    if isinstance(record, GroupRecord):
+        return _group_item(record, version, write_id)
+    stamps = dict(record.contacts) if contacts is None else contacts
+    return tournament_item(record, version, pack_tournament(record), stamps, write_id)

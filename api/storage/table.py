@@ -1,0 +1,124 @@
+"""The one DynamoDB table: its definition, key layout, sparse-index partitions and its life.
+
+Items (partition key `pk`): players `P#<id>`, lobbies `L#<id>`, tournaments `T#<id>`, groups
+`G#<id>`, rate-limit counters `R#<key>#<window start>`. Two sparse indexes, so only items that
+need them are indexed:
+
+- `due`: live tournaments, partition `D#<0..7>` (sharded: one constant key would be a hot
+  partition), sort key the next deadline `dd`. The sweep queries each shard for `dd <= now`.
+- `open`: lobbies open for matchmaking, partition `O#<language>#<floor(rating / 200)>`, sort key
+  `ca` (created_at). Matchmaking queries the two or three bands around a rating.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from typing import Any
+
+from botocore.exceptions import ClientError  # type: ignore[import-untyped]
+from pynamodb.connection import TableConnection
+from pynamodb.exceptions import TableDoesNotExist
+
+from api.storage.dynamo_errors import error_code
+from api.storage.repository import Unavailable
+
+DUE_INDEX = "due"
+OPEN_INDEX = "open"
+DUE_SHARDS = 8
+RATING_BAND = 200
+TTL_ATTRIBUTE = "x"
+MAX_TRANSACTION_ITEMS = 100
+MAX_BATCH_GET = 100
+
+
+def _key(name: str, kind: str) -> dict[str, str]:
+    return {"AttributeName": name, "KeyType": kind}
+
+
+def table_definition(table_name: str) -> dict[str, Any]:
+    """The one definition of the table, as boto3's CreateTable arguments."""
+    return {
+        "TableName": table_name,
+        "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": "dk", "AttributeType": "S"},
+            {"AttributeName": "dd", "AttributeType": "N"},
+            {"AttributeName": "ok", "AttributeType": "S"},
+            {"AttributeName": "ca", "AttributeType": "N"},
+        ],
+        "KeySchema": [_key("pk", "HASH")],
+        "GlobalSecondaryIndexes": [
+            {
+                "IndexName": DUE_INDEX,
+                "KeySchema": [_key("dk", "HASH"), _key("dd", "RANGE")],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+            },
+            {
+                "IndexName": OPEN_INDEX,
+                "KeySchema": [_key("ok", "HASH"), _key("ca", "RANGE")],
+                "Projection": {"ProjectionType": "ALL"},
+            },
+        ],
+    }
+
+
+def ttl_specification() -> dict[str, Any]:
+    """UpdateTimeToLive's specification: counters expire by `x` (epoch seconds), cleanup only."""
+    return {"AttributeName": TTL_ATTRIBUTE, "Enabled": True}
+
+
+def due_shard(tournament_id: str) -> str:
+    return f"D#{zlib.crc32(tournament_id.encode()) % DUE_SHARDS}"
+
+
+def rating_band(rating: float) -> int:
+    return math.floor(rating / RATING_BAND)
+
+
+def open_key(language: str, band: int) -> str:
+    return f"O#{language}#{band}"
+
+
+# ---------------------------------------------------------------------------- the table's life
+
+
+def create_if_missing(conn: TableConnection) -> bool:
+    """CreateTable unless it exists; True if this call created it."""
+    try:
+        conn.describe_table()
+        return False
+    except TableDoesNotExist:
+        pass
+    try:
+        conn.connection.dispatch("CreateTable", table_definition(conn.table_name))
+    except ClientError as exc:
+        if error_code(exc) == "ResourceInUseException":  # someone else just created it
+            return False
+        raise
+    return True
+
+
+def wait_active(conn: TableConnection, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        description = conn.describe_table()
+        indexes = description.get("GlobalSecondaryIndexes", [])
+        statuses = [description["TableStatus"], *(i.get("IndexStatus", "ACTIVE") for i in indexes)]
+        if all(s == "ACTIVE" for s in statuses):
+            return
+        if time.monotonic() > deadline:
+            raise Unavailable(f"table {conn.table_name} is still {statuses}", retry_after=10)
+        time.sleep(0.5)
+
+
+def ensure_ttl(conn: TableConnection) -> None:
+    client = conn.connection.client
+    described = client.describe_time_to_live(TableName=conn.table_name)
+    if described["TimeToLiveDescription"]["TimeToLiveStatus"] in ("ENABLED", "ENABLING"):
+        return
+    client.update_time_to_live(
+        TableName=conn.table_name, TimeToLiveSpecification=ttl_specification()
+    )
