@@ -80,8 +80,12 @@ def invalid_word(length: int) -> str:
     return "".join(word[:length])
 
 
-def new_page(browser: Any, width: int, height: int) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": height})
+def new_page(
+    browser: Any, width: int, height: int, locale: str = "en-US"
+) -> tuple[Any, Any, list[str]]:
+    # The browser's preferred language picks the interface language (D17): English here, unless
+    # a test asks for another.
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -53,13 +53,3 @@ def test_every_module_import_resolves(module: Path) -> None:
         r'^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"', module.read_text(), re.M
     ):
         assert (module.parent / target).resolve().is_file(), f"{module.name} imports {target}"
-
-
-def test_every_interface_string_is_in_strings_js() -> None:
-    strings = (STATIC / "strings.js").read_text()
-    known = set(re.findall(r'^\s*"([\w.\-]+)":', strings, re.M))
-    asked: set[str] = set()
-    for module in MODULES:
-        asked |= set(re.findall(r'\bt\(\s*"([\w.\-]+)"', module.read_text()))
-    missing = sorted(asked - known)
-    assert not missing, missing

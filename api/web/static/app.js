@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { colourBlind, loadLanguages, setColourBlind, store } from "./state.js";
 import { paletteButton } from "./screens/common.js";
-import { t } from "./strings.js";
+import { LOCALE_EVENT, loaded, preferredLocale, t, useLocale } from "./strings.js";
 import * as group from "./screens/group.js";
 import * as home from "./screens/home.js";
 import * as join from "./screens/join.js";
@@ -81,13 +81,31 @@ function topbar() {
   );
 }
 
-async function boot() {
-  document.title = t("app.title");
+// The page's own text in the interface language (D17): the skip link and the top bar. Screens
+// draw theirs when they mount.
+function chrome() {
   document.getElementById("skip-link").textContent = t("app.skip");
-  setColourBlind(colourBlind());
   topbar();
+}
+
+// D17: the player picked another interface language: draw everything again in it, keeping the
+// keyboard focus where it was (the picker).
+async function relabel() {
+  const focused = document.activeElement && document.activeElement.id;
+  chrome();
+  await route();
+  const el = focused && document.getElementById(focused);
+  if (el) el.focus();
+}
+
+async function boot() {
+  setColourBlind(colourBlind());
   for (let attempt = 0; ; attempt++) {
     try {
+      if (!loaded()) {
+        await useLocale(preferredLocale());
+        chrome();
+      }
       await loadLanguages();
       store.me = await api.connect();
       break;
@@ -113,6 +131,7 @@ async function boot() {
     history.replaceState(null, "", "#/");
   }
   window.addEventListener("hashchange", route);
+  window.addEventListener(LOCALE_EVENT, relabel);
   route();
 }
 

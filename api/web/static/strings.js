@@ -1,195 +1,171 @@
-// Every piece of interface text, in one place so it can be translated later.
-// The 13 languages are the words' languages; the interface itself is English for now.
-// Values are plain strings with {placeholders}, filled in by t(key, vars).
+// The interface's text in the 13 languages of D17, chosen apart from the word language.
+//
+// One catalogue a language in i18n/<code>.json, with English as the fallback for any key a
+// catalogue lacks. A value is either a string with {placeholders}, or a plural message: an
+// object from Intl.PluralRules categories ("one", "few", "many", "other", …) and optional exact
+// forms ("=1") to strings, chosen by the number in {n}. Keys ending in ".ordinal" choose by the
+// ordinal rules ("1st", "2nd", …), every other plural message by the cardinal ones. Numbers are
+// formatted with Intl in the interface language.
 
-export const STRINGS = {
-  "app.title": "Wordle Tournament",
-  "app.tagline": "8 players · 3 lives · one word at a time",
-  "app.loading": "Connecting…",
-  "app.offline": "Connection lost — retrying…",
-  "app.palette": "Colour-blind colours",
-  "app.palette.on": "Colour-blind colours: on",
-  "app.palette.off": "Colour-blind colours: off",
-  "app.skip": "Skip to the game",
+export const LOCALES = Object.freeze({
+  en: "English",
+});
+export const FALLBACK = "en";
+export const LOCALE_EVENT = "wt:locale";
+const STORAGE_KEY = "wt.ui";
 
-  "home.heading": "Your player",
-  "home.nickname": "Nickname",
-  "home.edit": "Change nickname",
-  "home.save": "Save",
-  "home.cancel": "Cancel",
-  "home.rating": "Rating",
-  "home.played": "Tournaments",
-  "home.language": "Word language",
-  "home.play": "Play",
-  "home.play.hint": "Join a lobby of 8 within 200 rating points",
-  "home.group.create": "Create group",
-  "home.group.open": "Open your group",
-  "home.group.hint": "Play with up to 7 friends through an invite link",
-  "home.resume": "Back to your tournament",
-  "home.lobby": "Back to your lobby",
-  "home.howto": "How it works",
-  "home.rules.1": "Every round, survivors are paired for 1-versus-1 duels on one shared board.",
-  "home.rules.2": "Take turns guessing the same secret word, against the clock.",
-  "home.rules.3": "First to find the word wins. Losing or drawing costs a life; at 0 you are out.",
-  "home.rules.4": "The last player standing wins. Your rating moves by your final place.",
-  "home.renamed": "Nickname saved",
+const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
-  "group.heading": "Your group",
-  "group.language": "Words in {language}",
-  "group.invite": "Invite link",
-  "group.invite.hint": "Send this link to up to 7 friends.",
-  "group.copy": "Copy link",
-  "group.copied": "Link copied",
-  "group.copy.failed": "Select the link and copy it",
-  "group.newInvite": "New link",
-  "group.newInvite.done": "The old link no longer works",
-  "group.members": "Members ({n}/8)",
-  "group.leader": "Leader",
-  "group.you": "you",
-  "group.busy.lobby": "in a lobby",
-  "group.busy.tournament": "playing",
-  "group.ready": "ready",
-  "group.start": "Start",
-  "group.start.hint": "Matchmaking fills the empty seats.",
-  "group.wait": "Waiting for {leader} to start",
-  "group.leave": "Leave group",
-  "group.joined": "You joined the group",
-  "group.home": "Home",
+let current = FALLBACK;
+let catalogue = {}; // the current language's messages
+let english = {}; // the fallback's
+const formatters = new Map();
 
-  "lobby.heading": "Finding players",
-  "lobby.group": "Group game",
-  "lobby.seats": "{n} of 8 seats taken",
-  "lobby.seat.open": "Open seat",
-  "lobby.wait": "Waiting",
-  "lobby.window": "Rating window",
-  "lobby.window.value": "{min}–{max}",
-  "lobby.window.fixed": "This window never widens.",
-  "lobby.searching": "Searching nearby",
-  "lobby.language": "Words",
-  "lobby.leave": "Leave",
-  "lobby.starting": "Lobby full — starting!",
+// The language to speak: a saved choice, else the first of the browser's preferred languages
+// that is one of ours (by primary subtag: "uk-UA" → "uk"), else English.
+export function pickLocale(saved, preferred = []) {
+  if (saved && own(LOCALES, saved)) return saved;
+  for (const tag of preferred) {
+    const primary = String(tag || "").toLowerCase().split(/[-_]/)[0];
+    if (own(LOCALES, primary)) return primary;
+  }
+  return FALLBACK;
+}
 
-  "t.round": "Round {n}",
-  "t.leave": "Leave",
-  "t.leave.confirm": "Leaving now counts as a loss and eliminates you. Leave the tournament?",
-  "t.home": "Home",
-  "t.lives": "Lives",
-  "t.lives.label": "{name}: {n} lives",
-  "t.status.out": "out",
-  "t.status.left": "left",
-  "t.status.winner": "winner",
-  "t.you": "You",
+export function savedLocale() {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
 
-  "intro.heading": "Round {n}",
-  "intro.starts": "Starts in",
-  "intro.vs": "vs",
-  "intro.bye": "{name} has a bye",
-  "intro.yourDuel": "Your duel",
+export function preferredLocale() {
+  const preferred = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  return pickLocale(savedLocale(), preferred);
+}
 
-  "duel.yourTurn": "Your turn",
-  "duel.theirTurn": "{name}'s turn",
-  "duel.starting": "Get ready…",
-  "duel.seconds": "{s} s",
-  "duel.letters": "{n} letters",
-  "duel.turnsLeftOne": "{n} of 6 turns left",
-  "duel.skipped": "time out",
-  "duel.row.label": "Row {n}, played by {name}",
-  "duel.row.skipped": "Row {n}: {name} ran out of time",
-  "duel.row.empty": "Row {n}, empty",
-  "duel.row.current": "Row {n}, being played",
-  "duel.announce.row": "{name} played {word}: {marks}",
-  "duel.announce.skip": "{name} ran out of time.",
-  "duel.announce.yourTurn": "Your turn. {s} seconds.",
-  "duel.announce.theirTurn": "{name}'s turn.",
-  "duel.keyboard": "Keyboard",
-  "duel.enter": "Enter",
-  "duel.backspace": "Delete letter",
-  "duel.board": "Shared board",
-  "duel.notYourTurn": "Wait for your turn",
-  "duel.tooShort": "Not enough letters",
-  "duel.notALetter": "“{c}” is not a letter in {language}",
-  "duel.sending": "Checking…",
-  "duel.win": "You found it!",
-  "duel.lose": "{name} found it",
-  "duel.draw": "Draw — nobody found it",
-  "duel.forfeit.win": "{name} left — you win",
-  "duel.forfeit.lose": "You left the duel",
-  "duel.secret": "The word was",
-  "duel.lifeLost": "−1 life",
-  "duel.noLifeLost": "No life lost",
-  "duel.waiting": "Waiting for the other duels…",
-  "duel.bye": "You have a bye this round — no duel, no life lost.",
+export function locale() {
+  return current;
+}
 
-  "mark.G": "correct",
-  "mark.Y": "present",
-  "mark.-": "absent",
-  "mark.none": "not played",
+async function fetchCatalogue(code) {
+  const response = await fetch(`/static/i18n/${code}.json`);
+  if (!response.ok) throw new Error(`i18n/${code}.json: HTTP ${response.status}`);
+  return response.json();
+}
 
-  "watch.heading": "Duels this round",
-  "watch.watch": "Watch",
-  "watch.back": "Back",
-  "watch.row": "1 row",
-  "watch.rows": "{n} rows",
-  "watch.live": "live",
-  "watch.over": "over",
-  "watch.title": "{a} vs {b}",
+// Loads the language's catalogue (and English, once), then makes it the interface's language:
+// <html lang> and the page title follow. A catalogue that fails to load leaves English.
+export async function useLocale(code) {
+  if (!own(LOCALES, code)) code = FALLBACK;
+  if (!Object.keys(english).length) english = await fetchCatalogue(FALLBACK);
+  let messages = english;
+  if (code !== FALLBACK) {
+    try {
+      messages = await fetchCatalogue(code);
+    } catch (err) {
+      console.warn(err);
+      code = FALLBACK;
+    }
+  }
+  catalogue = messages;
+  current = code;
+  formatters.clear();
+  document.documentElement.lang = code;
+  document.title = t("app.title");
+  return code;
+}
 
-  "out.heading": "You're out",
-  "out.left": "You left the tournament",
-  "out.place": "Place",
-  "out.placePending": "fixed when this round ends",
-  "out.rating": "Rating",
-  "out.watch": "Stay and watch",
-  "out.leave": "Leave",
+// The player's choice: remembered across reloads, applied now, and announced to the screens.
+export async function chooseLocale(code) {
+  try {
+    localStorage.setItem(STORAGE_KEY, code);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  const used = await useLocale(code);
+  window.dispatchEvent(new CustomEvent(LOCALE_EVENT, { detail: used }));
+  return used;
+}
 
-  "results.heading": "Results",
-  "results.winner": "{name} wins!",
-  "results.noWinner": "Nobody is left standing",
-  "results.you": "You finished {place}",
-  "results.rating": "Rating change",
-  "results.place": "Place",
-  "results.player": "Player",
-  "results.again": "Play again",
-  "results.group": "Back to group",
-  "results.home": "Home",
+export function loaded() {
+  return Object.keys(english).length > 0;
+}
 
-  "place.ordinal": "{n}{suffix}",
-
-  "error.generic": "Something went wrong. Please try again.",
-  "error.not_in_word_list": "Not in the word list",
-  "error.wrong_length": "The word has {n} letters",
-  "error.invalid_characters": "Use only letters of {language}",
-  "error.not_your_turn": "Wait for your turn",
-  "error.stale_row": "The board changed — look again",
-  "error.invalid_nickname": "That nickname can't be used",
-  "error.bad_invite": "This invite link is not valid (any more)",
-  "error.already_in_group": "You are already in a group",
-  "error.in_tournament": "Finish your tournament first",
-  "error.already_in_lobby": "You are already in a lobby",
-  "error.too_many_requests": "Slow down a little and try again",
-  "error.duel_over": "This duel is over",
-  "error.intro_in_progress": "The round has not started yet",
-  "error.members_busy": "Someone in the group is still playing",
-  "error.tournament_over": "The tournament is over",
-  "error.busy": "The game is busy — try again",
-};
-
-export function t(key, vars = {}) {
-  const text = STRINGS[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+function lookup(key) {
+  if (own(catalogue, key)) return [catalogue[key], current];
+  if (own(english, key)) return [english[key], FALLBACK];
+  return [undefined, FALLBACK];
 }
 
 export function has(key) {
-  return key in STRINGS;
+  return lookup(key)[0] !== undefined;
 }
 
-// English ordinals (1st, 2nd, 3rd, 4th, 11th…); a translation replaces this with its own rule.
-export function ordinal(n) {
-  const mod100 = n % 100;
-  const mod10 = n % 10;
-  let suffix = "th";
-  if (mod100 < 11 || mod100 > 13) {
-    suffix = mod10 === 1 ? "st" : mod10 === 2 ? "nd" : mod10 === 3 ? "rd" : "th";
-  }
-  return t("place.ordinal", { n, suffix });
+function cached(kind, code, options, make) {
+  const id = `${kind}|${code}|${JSON.stringify(options)}`;
+  if (!formatters.has(id)) formatters.set(id, make());
+  return formatters.get(id);
+}
+
+function plural(code, type) {
+  return cached("plural", code, type, () => new Intl.PluralRules(code, { type }));
+}
+
+// The form of a plural message for n, in the rules of the language the message came from.
+function choose(forms, key, n, code) {
+  const exact = forms[`=${n}`];
+  if (exact !== undefined) return exact;
+  const category = typeof n === "number" ? plural(code, key.endsWith(".ordinal") ? "ordinal" : "cardinal").select(n) : "other";
+  return forms[category] ?? forms.other ?? "";
+}
+
+export function t(key, vars = {}) {
+  const [value, code] = lookup(key);
+  return value === undefined ? key : format(value, key, vars, code);
+}
+
+// One message's text: its plural form for {n} (in the plural rules of `code`, the language the
+// message is written in), the placeholders filled, numbers formatted in the interface language.
+// An unknown placeholder stays as it is, so a missing value shows rather than hides.
+export function format(value, key, vars = {}, code = current) {
+  const text = typeof value === "object" && value !== null ? choose(value, key, vars.n, code) : value;
+  return String(text).replace(/\{(\w+)\}/g, (whole, name) =>
+    own(vars, name) ? (typeof vars[name] === "number" ? formatNumber(vars[name]) : String(vars[name])) : whole,
+  );
+}
+
+// A place as a short ordinal: "3rd", "3.", "3-е", "3e"… (D1's places).
+export function place(n) {
+  return t("place.ordinal", { n });
+}
+
+// Numbers in the interface language; "min2" groups only from five digits, so a rating of 1000
+// stays "1000" while 12 345 still reads well.
+export function formatNumber(n, options = {}) {
+  const merged = { useGrouping: "min2", ...options };
+  return cached("number", current, merged, () => new Intl.NumberFormat(current, merged)).format(n);
+}
+
+export function formatRange(from, to, options = {}) {
+  const merged = { useGrouping: "min2", ...options };
+  const format = cached("number", current, merged, () => new Intl.NumberFormat(current, merged));
+  if (typeof format.formatRange === "function") return format.formatRange(from, to);
+  return `${format.format(from)}–${format.format(to)}`;
+}
+
+// A signed change such as a rating's: "+25", "−4", "±0" (a true minus sign).
+export function formatSigned(n) {
+  if (n === null || n === undefined) return "—";
+  const size = formatNumber(Math.abs(n));
+  return n > 0 ? `+${size}` : n < 0 ? `−${size}` : `±${size}`;
+}
+
+export function formatDate(ms, options = { dateStyle: "medium", timeStyle: "short" }) {
+  return cached("date", current, options, () => new Intl.DateTimeFormat(current, options)).format(new Date(ms));
+}
+
+export function formatList(items, options = { type: "conjunction" }) {
+  return cached("list", current, options, () => new Intl.ListFormat(current, options)).format(items.map(String));
 }

@@ -1,7 +1,7 @@
 // The shared board of a duel: up to 12 rows, each showing who played it (R10, D4).
 
 import { h, replace } from "../dom.js";
-import { t } from "../strings.js";
+import { formatList, t } from "../strings.js";
 import { hue, initials, tileText } from "../screens/common.js";
 
 export const MAX_ROWS = 12;
@@ -28,7 +28,7 @@ export class Board {
     const rows = [];
     duel.rows.forEach((row, i) => {
       const fresh = this.seen !== null && i >= this.seen;
-      rows.push(this.playedRow(row, i, nameOf(row.by), fresh, len));
+      rows.push(this.playedRow(row, i, nameOf(row.by), fresh, len, row.by === you));
     });
     const active = !duel.result && duel.to_play;
     if (active && duel.rows.length < MAX_ROWS) {
@@ -52,7 +52,7 @@ export class Board {
             class: `brow current ${mine ? "mine" : "theirs"}`,
             id: "current-row",
             role: "group",
-            "aria-label": t("duel.row.current", { n: i + 1 }),
+            "aria-label": t("duel.row.current", { row: i + 1 }),
           },
           this.by(duel.to_play, nameOf(duel.to_play)),
           h("div", { class: "tiles" }, cells),
@@ -90,13 +90,14 @@ export class Board {
     );
   }
 
-  playedRow(row, i, name, fresh, len) {
+  // A player's own rows say "you", not their name (D17: "you" and a name are different messages).
+  playedRow(row, i, name, fresh, len, yours) {
     if (row.skipped) {
       const cells = [];
       for (let c = 0; c < len; c++) cells.push(h("span", { class: "tile skipped", "aria-hidden": "true" }));
       return h(
         "div",
-        { class: `brow played skipped ${fresh ? "fresh" : ""}`, role: "group", "aria-label": t("duel.row.skipped", { n: i + 1, name }) },
+        { class: `brow played skipped ${fresh ? "fresh" : ""}`, role: "group", "aria-label": yours ? t("duel.row.skipped.you", { row: i + 1 }) : t("duel.row.skipped", { row: i + 1, name }) },
         this.by(row.by, name),
         h("div", { class: "tiles" }, cells, h("span", { class: "skip-label", "aria-hidden": "true" }, t("duel.skipped"))),
       );
@@ -110,12 +111,12 @@ export class Board {
           dataset: { mark: row.marks[c] },
         },
         h("span", { "aria-hidden": "true" }, tileText(tile, this.lang)),
-        h("span", { class: "sr-only" }, `${tileText(tile, this.lang)} ${t(`mark.${row.marks[c]}`)}`),
+        h("span", { class: "sr-only" }, tileState(tile, row.marks[c], this.lang)),
       ),
     );
     return h(
       "div",
-      { class: `brow played ${fresh ? "fresh" : ""}`, role: "group", "aria-label": t("duel.row.label", { n: i + 1, name }) },
+      { class: `brow played ${fresh ? "fresh" : ""}`, role: "group", "aria-label": yours ? t("duel.row.label.you", { row: i + 1 }) : t("duel.row.label", { row: i + 1, name }) },
       this.by(row.by, name),
       h("div", { class: "tiles" }, cells),
     );
@@ -138,7 +139,14 @@ export class Board {
   }
 }
 
-// "C correct, R present, …" for a screen reader.
+// "C correct", "R in the word", … for a screen reader.
+export function tileState(tile, mark, lang) {
+  return t(`tile.${CLASS[mark] ? mark : "-"}`, { tile: tileText(tile, lang) });
+}
+
 export function describeRow(row, lang) {
-  return row.tiles.map((tile, i) => `${tileText(tile, lang)} ${t(`mark.${row.marks[i]}`)}`).join(", ");
+  return formatList(
+    row.tiles.map((tile, i) => tileState(tile, row.marks[i], lang)),
+    { type: "unit", style: "short" },
+  );
 }

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { t } from "../strings.js";
 import { tileText } from "../screens/common.js";
+import { tileState } from "./board.js";
 
 const RANK = { "-": 1, Y: 2, G: 3 };
 const CLASS = { G: "mG", Y: "mY", "-": "mX" };
@@ -62,7 +63,7 @@ export class Keyboard {
       const want = `key ${tile.length > 1 ? "multi" : ""} ${mark ? CLASS[mark] : ""}`.trim();
       if (btn.className !== want) btn.className = want;
       const sr = btn.lastChild;
-      const text = `${tileText(tile, this.lang.code)}${mark ? `, ${t(`mark.${mark}`)}` : ""}`;
+      const text = mark ? tileState(tile, mark, this.lang.code) : tileText(tile, this.lang.code);
       if (sr.textContent !== text) sr.textContent = text;
     }
   }

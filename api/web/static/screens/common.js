@@ -2,14 +2,15 @@
 
 import { h, toast } from "../dom.js";
 import { colourBlind, setColourBlind } from "../state.js";
-import { has, t } from "../strings.js";
+import { formatSigned, has, t } from "../strings.js";
 
-// The message to show for an API error: our own text for codes we know, the server's otherwise.
+// The message to show for an API error: our own text, in the player's language, for every code
+// the API sends; the server's (English) message for a code we do not know.
 export function errorText(err, vars = {}) {
   if (!err) return t("error.generic");
   const key = `error.${err.code}`;
   if (has(key)) return t(key, vars);
-  if (err.status === 0) return t("app.offline");
+  if (err.status === 0) return t("error.network");
   return err.message || t("error.generic");
 }
 
@@ -79,6 +80,5 @@ export function tileText(tile, lang) {
 }
 
 export function signed(n) {
-  if (n === null || n === undefined) return "—";
-  return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "±0";
+  return formatSigned(n);
 }

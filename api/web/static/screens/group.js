@@ -89,7 +89,7 @@ export async function mount(root, _arg, { go }) {
             "span",
             { class: "member-name" },
             m.nickname || "?",
-            m.player_id === me.id ? h("span", { class: "muted" }, ` (${t("group.you")})`) : null,
+            m.player_id === me.id ? h("span", { class: "muted" }, " ", t("group.you")) : null,
           ),
           m.player_id === group.leader ? h("span", { class: "badge gold" }, t("group.leader")) : null,
           h("span", { class: "member-rating" }, m.rating ?? ""),
@@ -105,7 +105,7 @@ export async function mount(root, _arg, { go }) {
             h("button", { class: "btn primary big", id: "start", type: "button", onclick: start }, t("group.start")),
             h("p", { class: "hint" }, t("group.start.hint")),
           ]
-        : h("p", { class: "waiting-note" }, h("span", { class: "dots", "aria-hidden": "true" }), t("group.wait", { leader: leader ? leader.nickname : "" })),
+        : h("p", { class: "waiting-note" }, h("span", { class: "dots", "aria-hidden": "true" }), t("group.wait", { name: leader ? leader.nickname : "" })),
       h(
         "div",
         { class: "row-buttons" },

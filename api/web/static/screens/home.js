@@ -1,9 +1,11 @@
-// Home: the player (nickname shown and editable, rating), the word language, Play, Create group.
+// Home: the interface language (D17), the player (nickname shown and editable, rating), the word
+// language, Play, Create group, and the rules.
 
 import * as api from "../api.js";
 import { h, replace, toast } from "../dom.js";
 import { chooseLanguage, chosenLanguage, refreshMe, store } from "../state.js";
-import { t } from "../strings.js";
+import { nicknameProblem, nicknameRules, NICKNAME } from "../nickname.js";
+import { LOCALES, chooseLocale, has, locale, t } from "../strings.js";
 import { errorText, initials } from "./common.js";
 
 export async function mount(root, _arg, { go }) {
@@ -27,14 +29,22 @@ export async function mount(root, _arg, { go }) {
       id: "nickname-input",
       class: "text-input",
       value: store.me.nickname,
-      maxlength: 24,
+      maxlength: NICKNAME.max,
       autocomplete: "off",
       spellcheck: "false",
       "aria-label": t("home.nickname"),
+      "aria-describedby": "nickname-rules",
     });
     const save = h("button", { class: "btn small", type: "submit" }, t("home.save"));
     const cancel = h("button", { class: "btn small ghost", type: "button", onclick: hideEditor }, t("home.cancel"));
-    const form = h("form", { class: "name-form", onsubmit: onSave }, input, save, cancel);
+    const form = h(
+      "form",
+      { class: "name-form", onsubmit: onSave },
+      input,
+      save,
+      cancel,
+      h("p", { class: "hint", id: "nickname-rules" }, nicknameRules()),
+    );
     async function onSave(event) {
       event.preventDefault();
       try {
@@ -43,7 +53,9 @@ export async function mount(root, _arg, { go }) {
         toast(t("home.renamed"));
         hideEditor();
       } catch (err) {
-        toast(errorText(err), "error");
+        // R25: say which rule the nickname breaks, in the player's language.
+        const why = err.code === "invalid_nickname" ? nicknameProblem(input.value) : null;
+        toast(why || errorText(err), "error");
         input.focus();
       }
     }
@@ -62,10 +74,8 @@ export async function mount(root, _arg, { go }) {
 
   const select = h(
     "select",
-    { id: "language", class: "select", onchange: () => chooseLanguage(select.value) },
-    store.languages.map((lang) =>
-      h("option", { value: lang.code, lang: lang.code }, `${lang.native_name} · ${lang.english_name}`),
-    ),
+    { id: "language", class: "select", "aria-describedby": "language-hint", onchange: () => chooseLanguage(select.value) },
+    store.languages.map((lang) => h("option", { value: lang.code }, wordLanguageName(lang))),
   );
   select.value = chosenLanguage();
 
@@ -103,11 +113,29 @@ export async function mount(root, _arg, { go }) {
     ? h("button", { class: "btn primary big", id: "play", type: "button", onclick: () => go("lobby") }, t("home.lobby"))
     : h("button", { class: "btn primary big", id: "play", type: "button", onclick: play }, t("home.play"));
 
+  // D17: the interface language, each in its own name, apart from the word language.
+  const interfaceSelect = h(
+    "select",
+    {
+      id: "interface-language",
+      class: "select compact",
+      onchange: () => chooseLocale(interfaceSelect.value),
+    },
+    Object.entries(LOCALES).map(([code, name]) => h("option", { value: code, lang: code }, name)),
+  );
+  interfaceSelect.value = locale();
+
   replace(
     root,
     h(
       "section",
       { class: "home screen", "aria-labelledby": "home-title" },
+      h(
+        "div",
+        { class: "interface-picker" },
+        h("label", { for: "interface-language" }, h("span", { class: "globe", "aria-hidden": "true" }), t("home.interface")),
+        interfaceSelect,
+      ),
       h(
         "div",
         { class: "hero" },
@@ -138,6 +166,7 @@ export async function mount(root, _arg, { go }) {
         { class: "card play-card" },
         h("label", { class: "label", for: "language" }, t("home.language")),
         select,
+        h("p", { class: "hint", id: "language-hint" }, t("home.language.hint")),
         playButton,
         h("p", { class: "hint" }, t("home.play.hint")),
         h("div", { class: "divider", "aria-hidden": "true" }),
@@ -152,11 +181,24 @@ export async function mount(root, _arg, { go }) {
         "details",
         { class: "card rules" },
         h("summary", {}, t("home.howto")),
-        h("ol", {}, ["1", "2", "3", "4"].map((n) => h("li", {}, t(`home.rules.${n}`)))),
+        h("ol", { id: "rules" }, ruleLines().map((line) => h("li", {}, line))),
       ),
     ),
   );
   return null;
+}
+
+// "Deutsch · German": the word language in its own name, and in the interface language when that
+// reads differently.
+function wordLanguageName(lang) {
+  const here = t(`lang.${lang.code}`);
+  return here.toLocaleLowerCase() === lang.native_name.toLocaleLowerCase() ? lang.native_name : `${lang.native_name} · ${here}`;
+}
+
+function ruleLines() {
+  const lines = [];
+  for (let i = 1; has(`home.rules.${i}`); i++) lines.push(t(`home.rules.${i}`));
+  return lines;
 }
 
 function tileRow() {

@@ -4,7 +4,7 @@ import * as api from "../api.js";
 import { formatDuration } from "../clock.js";
 import { announce, h, replace, toast } from "../dom.js";
 import { Poller, language, refreshMe } from "../state.js";
-import { t } from "../strings.js";
+import { formatNumber, formatRange, t } from "../strings.js";
 import { avatar, errorText } from "./common.js";
 
 const POLL_MS = 1000;
@@ -72,8 +72,8 @@ export async function mount(root, _arg, { go }) {
     }
     replace(seats, items);
     const w = status.window;
-    windowText.textContent = w ? t("lobby.window.value", { min: w.min, max: w.max }) : "—";
-    searching.textContent = String(status.searching_in_window ?? 0);
+    windowText.textContent = w ? formatRange(w.min, w.max) : "—";
+    searching.textContent = formatNumber(status.searching_in_window ?? 0);
   }
 
   function tick() {

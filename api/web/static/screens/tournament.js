@@ -8,7 +8,7 @@ import { Keyboard, letterStates } from "../components/keyboard.js";
 import { Typing } from "../components/typing.js";
 import { announce, h, replace, toast } from "../dom.js";
 import { Poller, chooseLanguage, language, refreshMe, store } from "../state.js";
-import { ordinal, t } from "../strings.js";
+import { formatNumber, place, t } from "../strings.js";
 import { avatar, errorText, hearts, paletteButton, signed, tileText } from "./common.js";
 
 const WATCH_POLL_MS = 1500;
@@ -61,7 +61,6 @@ export async function mount(root, tid, { go }) {
   const lang = () => language(state.language);
   const me = () => state.players.find((p) => p.id === state.you);
   const player = (id) => state.players.find((p) => p.id === id);
-  const nameOf = (id) => (id === state.you ? t("t.you") : names.get(id) || "?");
   const isOut = (p) => p && (p.status === "out" || p.status === "left");
 
   function currentMode() {
@@ -173,16 +172,19 @@ export async function mount(root, tid, { go }) {
     if (b && a && a.id === b.id) {
       for (let i = a.rows.length; i < b.rows.length; i++) {
         const row = b.rows[i];
-        const who = row.by === next.you ? t("t.you") : names.get(row.by) || "?";
+        const mine = row.by === next.you;
+        const name = names.get(row.by) || "?";
+        const word = row.tiles ? row.tiles.join("") : "";
+        const marks = row.skipped ? "" : describeRow(row, next.language);
         announce(
           row.skipped
-            ? t("duel.announce.skip", { name: who })
-            : t("duel.announce.row", { name: who, word: row.tiles.join(""), marks: describeRow(row, next.language) }),
+            ? mine ? t("duel.announce.skip.you") : t("duel.announce.skip", { name })
+            : mine ? t("duel.announce.row.you", { word, marks }) : t("duel.announce.row", { name, word, marks }),
         );
       }
       if (!a.result && b.result) announce(resultText(b));
       else if (!a.your_turn && b.your_turn) {
-        announce(t("duel.announce.yourTurn", { s: clock.seconds(clock.left(b.deadline) ?? 0) }));
+        announce(t("duel.announce.yourTurn", { n: clock.seconds(clock.left(b.deadline) ?? 0) }));
       }
     }
     const before = prev.players.find((p) => p.id === prev.you);
@@ -196,6 +198,10 @@ export async function mount(root, tid, { go }) {
     const other = duel.players.find((p) => p !== state.you);
     if (r.kind === "draw") return t("duel.draw");
     if (r.kind === "forfeit") {
+      if (!duel.players.includes(state.you)) {
+        const leaver = duel.players.find((p) => p !== r.winner);
+        return t("duel.forfeit.other", { name: names.get(leaver) || "?" });
+      }
       return r.winner === state.you
         ? t("duel.forfeit.win", { name: names.get(other) || "?" })
         : t("duel.forfeit.lose");
@@ -259,9 +265,7 @@ export async function mount(root, tid, { go }) {
     replace(
       lives,
       state.players.map((p) => {
-        const status =
-          p.status === "playing" ? t("t.lives.label", { name: p.nickname, n: p.lives }) :
-          `${p.nickname}: ${t(`t.status.${p.status}`)}${p.place ? `, ${ordinal(p.place)}` : ""}`;
+        const status = playerStatus(p);
         return h(
           "li",
           {
@@ -275,12 +279,21 @@ export async function mount(root, tid, { go }) {
             h("span", { class: "life-name" }, p.id === state.you ? t("t.you") : p.nickname),
             p.status === "playing" || p.status === "winner"
               ? h("span", { class: "hearts" }, hearts(p.lives))
-              : h("span", { class: "life-place" }, p.place ? ordinal(p.place) : t(`t.status.${p.status}`)),
+              : h("span", { class: "life-place" }, p.place ? place(p.place) : t(`t.status.${p.status}`)),
           ),
           h("span", { class: "sr-only" }, status),
         );
       }),
     );
+  }
+
+  // A player's line for a screen reader: "Ana: 2 lives", "Ana: out, 7th".
+  function playerStatus(p) {
+    const name = p.nickname;
+    if (p.status === "playing") return t("t.lives.label", { name, n: p.lives });
+    if (p.status === "winner") return t("t.player.winner", { name, place: place(p.place || 1) });
+    const kind = p.status === "left" ? "left" : "out";
+    return p.place ? t(`t.player.${kind}.placed`, { name, place: place(p.place) }) : t(`t.player.${kind}`, { name });
   }
 
   function playerCard(p, extra = "", used = null) {
@@ -302,7 +315,7 @@ export async function mount(root, tid, { go }) {
   function turnPips(used) {
     const pips = [];
     for (let i = 0; i < 6; i++) pips.push(h("i", { class: i < used ? "used" : "" }));
-    return h("span", { class: "pips", role: "img", "aria-label": t("duel.turnsLeftOne", { n: 6 - used }) }, pips);
+    return h("span", { class: "pips", role: "img", "aria-label": t("duel.turnsLeft", { n: 6 - used }) }, pips);
   }
 
   function renderIntro() {
@@ -329,7 +342,9 @@ export async function mount(root, tid, { go }) {
           h("span", { class: "count", id: "intro-count" }, ""),
         ),
         h("ul", { class: "pairings", id: "pairings" }, pairings),
-        state.bye ? h("p", { class: "bye" }, t("intro.bye", { name: nameOf(state.bye) })) : null,
+        state.bye
+          ? h("p", { class: "bye" }, state.bye === state.you ? t("intro.bye.you") : t("intro.bye", { name: names.get(state.bye) || "?" }))
+          : null,
       ),
     );
   }
@@ -418,7 +433,7 @@ export async function mount(root, tid, { go }) {
     const next = duelUi.typing.add(input, key, duel.word_length);
     if (next === null) {
       if (/\p{L}/u.test(key)) {
-        message(t("duel.notALetter", { c: key, language: lang().native_name }));
+        message(t("duel.notALetter", { c: key }));
       }
       return;
     }
@@ -458,7 +473,7 @@ export async function mount(root, tid, { go }) {
     } catch (err) {
       if (err.status === 422) {
         if (duelUi) duelUi.board.shake();
-        message(errorText(err, { n: duel.word_length, language: lang().native_name }));
+        message(errorText(err, { n: (err.details && err.details.expected) || duel.word_length }));
       } else {
         message(errorText(err));
         poller.kick();
@@ -548,8 +563,8 @@ export async function mount(root, tid, { go }) {
                 onclick: () => watch(d.id),
               },
               avatar(a, "small"),
-              h("span", { class: "di-names" }, t("watch.title", { a: nameOf(a.id), b: nameOf(b.id) })),
-              h("span", { class: "di-rows" }, t(d.rows === 1 ? "watch.row" : "watch.rows", { n: d.rows })),
+              h("span", { class: "di-names" }, duelTitle(a, b)),
+              h("span", { class: "di-rows" }, t("watch.rows", { n: d.rows })),
               h("span", { class: `pill ${over ? "done" : "live"}` }, over ? t("watch.over") : t("watch.live")),
               avatar(b, "small"),
             ),
@@ -557,6 +572,13 @@ export async function mount(root, tid, { go }) {
         }),
       ),
     );
+  }
+
+  // "Ana vs Ben", or "You vs Ben" for our own duel.
+  function duelTitle(a, b) {
+    if (a.id === state.you) return t("watch.title.you", { name: b.nickname });
+    if (b.id === state.you) return t("watch.title.you", { name: a.nickname });
+    return t("watch.title", { a: a.nickname, b: b.nickname });
   }
 
   function renderWaiting() {
@@ -586,7 +608,7 @@ export async function mount(root, tid, { go }) {
           h(
             "dl",
             { class: "stats big" },
-            h("div", {}, h("dt", {}, t("out.place")), h("dd", { id: "out-place", class: p.place ? "" : "pending" }, p.place ? ordinal(p.place) : t("out.placePending"))),
+            h("div", {}, h("dt", {}, t("out.place")), h("dd", { id: "out-place", class: p.place ? "" : "pending" }, p.place ? place(p.place) : t("out.pending"))),
             h(
               "div",
               {},
@@ -594,7 +616,7 @@ export async function mount(root, tid, { go }) {
               h(
                 "dd",
                 { id: "out-rating", class: p.rating_change === null ? "pending" : ratingClass(p.rating_change) },
-                p.rating_change === null ? t("out.placePending") : signed(p.rating_change),
+                p.rating_change === null ? t("out.pending") : signed(p.rating_change),
               ),
             ),
           ),
@@ -627,7 +649,7 @@ export async function mount(root, tid, { go }) {
       ? resultText(duel)
       : !started
         ? t("duel.starting")
-        : t("duel.theirTurn", { name: nameOf(duel.to_play) });
+        : t("duel.theirTurn", { name: names.get(duel.to_play) || "?" });
     const board = new Board(state.language);
     board.update(duel, names, state.you, []);
     replace(
@@ -638,8 +660,8 @@ export async function mount(root, tid, { go }) {
         h(
           "div",
           { class: "watch-head" },
-          h("button", { class: "btn ghost small", id: "watch-back", type: "button", onclick: stopWatching }, `← ${t("watch.back")}`),
-          h("h2", {}, t("watch.title", { a: nameOf(a.id), b: nameOf(b.id) })),
+          h("button", { class: "btn ghost small", id: "watch-back", type: "button", onclick: stopWatching }, h("span", { "aria-hidden": "true" }, "← "), t("watch.back")),
+          h("h2", {}, duelTitle(a, b)),
           h("span", { class: `pill ${duel.result ? "done" : "live"}` }, duel.result ? t("watch.over") : t("watch.live")),
         ),
         h(
@@ -690,14 +712,14 @@ export async function mount(root, tid, { go }) {
           h(
             "span",
             { class: `medallion m${you && you.place ? Math.min(you.place, 4) : 4}`, "aria-hidden": "true" },
-            you && you.place ? ordinal(you.place) : "—",
+            you && you.place ? place(you.place) : "—",
           ),
-          h("h2", {}, winner ? t("results.winner", { name: nameOf(winner.id) }) : t("results.noWinner")),
+          h("h2", {}, winner ? (winner.id === state.you ? t("results.winner.you") : t("results.winner", { name: winner.nickname })) : t("results.noWinner")),
           you && you.place
             ? h(
                 "p",
                 { class: "your-result", id: "your-result" },
-                t("results.you", { place: ordinal(you.place) }),
+                t("results.you.ordinal", { n: you.place }),
                 " · ",
                 h("strong", { class: ratingClass(you.rating_change) }, signed(you.rating_change)),
               )
@@ -719,8 +741,8 @@ export async function mount(root, tid, { go }) {
               h(
                 "tr",
                 { class: `${p.id === state.you ? "you" : ""} place-${p.place}` },
-                h("td", { class: "place" }, h("span", { class: `medal m${p.place}` }, p.place ? ordinal(p.place) : "—")),
-                h("td", { class: "who" }, avatar(p, "small"), h("span", {}, p.id === state.you ? `${p.nickname} (${t("group.you")})` : p.nickname)),
+                h("td", { class: "place" }, h("span", { class: `medal m${p.place}` }, p.place ? place(p.place) : "—")),
+                h("td", { class: "who" }, avatar(p, "small"), h("span", {}, p.id === state.you ? t("results.playerYou", { name: p.nickname }) : p.nickname)),
                 h("td", { class: `delta ${ratingClass(p.rating_change)}` }, signed(p.rating_change)),
               ),
             ),
@@ -748,7 +770,7 @@ export async function mount(root, tid, { go }) {
     const text = document.getElementById(clockId);
     if (!fill || !text) return;
     if (startsAt && clock.now() < startsAt) {
-      text.textContent = t("duel.seconds", { s: clock.seconds(startsAt - clock.now()) });
+      text.textContent = t("duel.seconds", { n: clock.seconds(startsAt - clock.now()) });
       fill.style.width = "100%";
       return;
     }
@@ -758,7 +780,7 @@ export async function mount(root, tid, { go }) {
       fill.style.width = "0%";
       return;
     }
-    text.textContent = t("duel.seconds", { s: clock.seconds(left) });
+    text.textContent = t("duel.seconds", { n: clock.seconds(left) });
     fill.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
     fill.parentElement.classList.toggle("low", left < Math.min(5000, total / 3));
   }
@@ -767,7 +789,7 @@ export async function mount(root, tid, { go }) {
     if (!state) return;
     if (mode === "intro") {
       const el = document.getElementById("intro-count");
-      if (el) el.textContent = String(clock.seconds(clock.left(state.phase_deadline) ?? 0));
+      if (el) el.textContent = formatNumber(clock.seconds(clock.left(state.phase_deadline) ?? 0));
     } else if (mode === "duel" && state.duel) {
       const duel = state.duel;
       setBar("turn-fill", "turn-clock", duel.deadline, state.timers.turn_ms, duel.starts_at);

@@ -1,0 +1,113 @@
+"""D17: the interface languages in Debian's chromium: the plural tables of test_locales.py are
+the ones chromium's Intl applies, the formatter picks plural forms, ordinals and number formats,
+and <html lang> and the page title follow the interface language.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Live
+from tests.web.test_browser import new_page
+from tests.web.test_locales import CARDINAL, CODES, ORDINAL
+
+pytestmark = pytest.mark.slow
+
+
+def open_home(
+    browser: Any, live: Live, locale: str = "en-US", width: int = 1000
+) -> tuple[Any, Any, list[str]]:
+    context, page, errors = new_page(browser, width, 800, locale=locale)
+    page.goto(live.url)
+    page.wait_for_selector("#play")
+    return context, page, errors
+
+
+def test_d17_the_plural_tables_are_cldrs_as_chromium_applies_them(live: Live, browser: Any) -> None:
+    context, page, errors = open_home(browser, live)
+    seen = page.evaluate(
+        """(codes) => Object.fromEntries(codes.map((code) => {
+            const reached = (type) => {
+                const rules = new Intl.PluralRules(code, { type });
+                const found = new Set(["other"]);
+                for (let n = 0; n <= 1000; n++) found.add(rules.select(n));
+                return [...found].sort();
+            };
+            return [code, { cardinal: reached("cardinal"), ordinal: reached("ordinal") }];
+        }))""",
+        list(CODES),
+    )
+    for code in CODES:
+        assert seen[code]["cardinal"] == sorted(CARDINAL[code]), code
+        assert seen[code]["ordinal"] == sorted(ORDINAL[code]), code
+    assert not errors, errors
+    context.close()
+
+
+FORMATTER_CHECKS = """async () => {
+    const m = await import("/static/strings.js");
+    const ru = { one: "{n} жизнь", few: "{n} жизни", many: "{n} жизней", other: "{n} жизни" };
+    const pl = { one: "{n} życie", few: "{n} życia", many: "{n} żyć", other: "{n} życia" };
+    const uk = { "=1": "{n}-ше", "=2": "{n}-ге", few: "{n}-тє", other: "{n}-те" };
+    const only = { one: "one {n}", other: "other {n}" };
+    return {
+        ru: [0, 1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111].map((n) => m.format(ru, "", { n }, "ru")),
+        pl: [1, 2, 5, 12, 22, 25].map((n) => m.format(pl, "x", { n }, "pl")),
+        uk: [1, 2, 3, 4, 13, 23].map((n) => m.format(uk, "place.ordinal", { n }, "uk")),
+        id: [1, 2].map((n) => m.format({ other: "{n} nyawa" }, "x", { n }, "id")),
+        fallback: m.format(only, "x", { n: 5 }, "pl"),
+        place: [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(m.place),
+        missing: m.format("{a} and {b}", "x", { a: "A" }),
+        numbers: [m.formatNumber(1000), m.formatNumber(12345), m.formatRange(800, 1200)],
+        signed: [25, -4, 0, null].map(m.formatSigned),
+        unknownKey: m.t("no.such.key"),
+        pick: [
+            m.pickLocale("xx", ["ja-JP", "en-GB"]),
+            m.pickLocale(null, []),
+            m.pickLocale("constructor", ["toString"]),
+        ],
+    };
+}"""
+
+
+def test_d17_the_formatter_chooses_plural_forms_ordinals_and_number_formats(
+    live: Live, browser: Any
+) -> None:
+    context, page, errors = open_home(browser, live)
+    out = page.evaluate(FORMATTER_CHECKS)
+    assert out["ru"] == [
+        "0 жизней", "1 жизнь", "2 жизни", "4 жизни", "5 жизней", "11 жизней", "12 жизней",
+        "21 жизнь", "22 жизни", "25 жизней", "101 жизнь", "111 жизней",
+    ]  # fmt: skip
+    assert out["pl"] == ["1 życie", "2 życia", "5 żyć", "12 żyć", "22 życia", "25 żyć"]
+    assert out["uk"] == ["1-ше", "2-ге", "3-тє", "4-те", "13-те", "23-тє"]
+    assert out["id"] == ["1 nyawa", "2 nyawa"]
+    assert out["fallback"] == "other 5"  # a category the message lacks falls back to "other"
+    assert out["place"] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th",
+        "21st", "22nd", "23rd", "101st", "111th",
+    ]  # fmt: skip
+    assert out["missing"] == "A and {b}"
+    assert out["numbers"] == ["1000", "12,345", "800–1200"]
+    assert out["signed"] == ["+25", "−4", "±0", "—"]
+    assert out["unknownKey"] == "no.such.key"
+    assert out["pick"] == ["en", "en", "en"]
+    assert not errors, errors
+    context.close()
+
+
+def test_d17_html_lang_and_the_title_follow_the_interface_language(
+    live: Live, browser: Any, artifacts: Path
+) -> None:
+    # A browser in a language the game does not speak gets English.
+    context, page, errors = open_home(browser, live, locale="ja-JP")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.title() == "Wordle Tournament"
+    assert page.locator("#interface-language").input_value() == "en"
+    assert page.locator("#play").inner_text() == "Play"
+    assert page.locator("#rules li").count() == 9
+    assert not errors, errors
+    context.close()

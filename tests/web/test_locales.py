@@ -1,0 +1,231 @@
+"""D17: the interface speaks the 13 languages. Without a browser: one catalogue a language in
+api/web/static/i18n/, each complete, with the English placeholders, the plural forms its language
+needs, and nothing left silently in English; every key the client asks for exists, and every
+error code the API can send has a message.
+
+The plural tables below are CLDR's, as Intl.PluralRules applies them to the whole numbers the
+game shows (0–1000); tests/web/test_languages.py checks them against chromium's own Intl.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import wordlists
+from api.http import app as http_app
+from api.web import STATIC
+from core import nicknames
+
+I18N = STATIC / "i18n"
+CODES = tuple(wordlists.LANGUAGES)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def client_locales() -> dict[str, str]:
+    """The languages the client offers (strings.js LOCALES): code → the language's own name."""
+    source = (STATIC / "strings.js").read_text(encoding="utf-8")
+    block = source.split("export const LOCALES = Object.freeze({", 1)[1].split("});", 1)[0]
+    return dict(re.findall(r'^\s*(\w+): "([^"]+)",', block, re.M))
+
+
+LOCALES = tuple(client_locales())
+OTHERS = tuple(code for code in LOCALES if code != "en")
+
+# Cardinal categories. ru, uk and pl need four ("other" is their form for fractions); id needs
+# one; fr/es/it/pt's CLDR "many" only applies from a million, which the game never shows.
+CARDINAL: dict[str, set[str]] = {
+    **{code: {"one", "other"} for code in CODES},
+    "id": {"other"},
+    "ru": {"one", "few", "many", "other"},
+    "uk": {"one", "few", "many", "other"},
+    "pl": {"one", "few", "many", "other"},
+}
+# Ordinal categories (keys ending in ".ordinal"): "1st 2nd 3rd 4th", Italian "l'8º", Kazakh
+# "-шы" after 6, 9, 10…, Ukrainian "3-тє".
+ORDINAL: dict[str, set[str]] = {
+    **{code: {"other"} for code in CODES},
+    "en": {"one", "two", "few", "other"},
+    "fr": {"one", "other"},
+    "it": {"many", "other"},
+    "kk": {"many", "other"},
+    "uk": {"few", "other"},
+}
+
+# Values a translation may share with English, on purpose: names, symbols, loanwords the
+# language really uses. Anything else equal to English is an untranslated string.
+SAME_AS_ENGLISH: dict[str, set[str]] = {}
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+FORM = re.compile(r"^(zero|one|two|few|many|other|=\d+)$")
+
+
+def catalogue(code: str) -> dict[str, Any]:
+    data = json.loads((I18N / f"{code}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+ENGLISH = catalogue("en")
+
+
+def forms(value: Any) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def placeholders(value: Any) -> set[str]:
+    return {name for text in forms(value) for name in PLACEHOLDER.findall(text)}
+
+
+def test_d17_the_client_offers_exactly_the_languages_it_has_a_catalogue_for() -> None:
+    assert {path.stem for path in I18N.glob("*.json")} == set(LOCALES)
+    assert "en" in LOCALES  # the fallback
+
+
+def test_d17_the_picker_names_each_language_in_its_own_name() -> None:
+    names = client_locales()
+    assert names == {code: wordlists.LANGUAGES[code].native_name for code in names}
+    assert list(names) == [code for code in CODES if code in names]  # the order of R23
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_d17_every_locale_has_every_key_and_no_other(code: str) -> None:
+    keys = set(catalogue(code))
+    assert sorted(set(ENGLISH) - keys) == [], "missing"
+    assert sorted(keys - set(ENGLISH)) == [], "not in English"
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_d17_messages_are_well_formed(code: str) -> None:
+    for key, value in catalogue(code).items():
+        assert isinstance(value, str) == isinstance(ENGLISH[key], str), f"{key}: shape"
+        if isinstance(value, dict):
+            assert value and all(FORM.match(form) for form in value), f"{key}: {list(value)}"
+        for text in forms(value):
+            assert isinstance(text, str) and text.strip(), f"{key}: empty"
+            assert text == text.strip() and "  " not in text, f"{key}: stray spaces {text!r}"
+            assert text.count("{") == text.count("}") == len(PLACEHOLDER.findall(text)), key
+            assert unicodedata.is_normalized("NFC", text), f"{key} is not NFC"
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_d17_placeholders_match_english(code: str) -> None:
+    for key, value in catalogue(code).items():
+        expected = placeholders(ENGLISH[key])
+        assert placeholders(value) == expected, f"{key}: {placeholders(value)} ≠ {expected}"
+        for text in forms(value):
+            extra = set(PLACEHOLDER.findall(text)) - expected
+            assert not extra, f"{key}: {extra}"
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_d17_plural_messages_have_exactly_the_categories_of_their_language(code: str) -> None:
+    for key, value in catalogue(code).items():
+        if not isinstance(value, dict):
+            continue
+        table = ORDINAL if key.endswith(".ordinal") else CARDINAL
+        categories = {form for form in value if not form.startswith("=")}
+        assert categories == table[code], f"{key}: {sorted(categories)}"
+        assert "n" in placeholders(ENGLISH[key]), f"{key} chooses by {{n}}"
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_d17_no_locale_is_silently_english(code: str) -> None:
+    same = sorted(
+        key
+        for key, value in catalogue(code).items()
+        if set(forms(value)) & set(forms(ENGLISH[key]))
+        and key not in SAME_AS_ENGLISH.get(code, set())
+    )
+    assert same == [], f"{code} left these in English"
+    stale = sorted(
+        key
+        for key in SAME_AS_ENGLISH.get(code, set())
+        if set(forms(catalogue(code)[key])).isdisjoint(forms(ENGLISH[key]))
+    )
+    assert stale == [], "listed as intended English but translated: drop them from the list"
+
+
+@pytest.mark.parametrize("code", [c for c in ("kk", "ru", "uk") if c in LOCALES])
+def test_d17_kazakh_russian_and_ukrainian_are_written_in_cyrillic(code: str) -> None:
+    allowed = {"Wordle"}  # the game's name; nothing else in Latin letters
+    for key, value in catalogue(code).items():
+        for text in forms(value):
+            words = set(re.findall(r"[A-Za-z]+", PLACEHOLDER.sub("", text)))
+            assert words <= allowed, f"{key}: {words - allowed}"
+
+
+@pytest.mark.skipif("uz" not in LOCALES, reason="no Uzbek catalogue yet")
+def test_d17_uzbek_is_written_in_official_latin_with_the_turned_comma() -> None:
+    texts = [text for value in catalogue("uz").values() for text in forms(value)]
+    joined = "\n".join(texts)
+    assert re.search(r"[А-Яа-яЁё]", joined) is None
+    assert re.search(r"[OoGg][’'‘`ʼ]", joined) is None, "oʻ and gʻ take U+02BB"
+    assert "oʻ" in joined and "gʻ" in joined
+
+
+# ---------------------------------------------------------------- the client and the catalogue
+
+MODULES = sorted(STATIC.rglob("*.js"))
+# Keys the client builds from a prefix and a value (error codes, tile marks, statuses, …).
+DYNAMIC = ("error.", "tile.", "t.status.", "t.player.", "lang.", "home.rules.", "group.busy.")
+
+
+def test_d17_every_key_the_client_asks_for_is_in_english_and_every_key_is_used() -> None:
+    code = "\n".join(module.read_text(encoding="utf-8") for module in MODULES)
+    asked = set(re.findall(r'\bt\(\s*"([\w.\-]+)"', code))
+    missing = sorted(asked - set(ENGLISH))
+    assert missing == [], missing
+    # A key is used when the code names it anywhere (t(a ? "x" : "y") too) or builds it.
+    named = set(re.findall(r'"([\w.\-]+)"', code))
+    unused = sorted(key for key in ENGLISH if key not in named and not key.startswith(DYNAMIC))
+    assert unused == [], unused
+    assert "home.rules.1" in ENGLISH and "place.ordinal" in ENGLISH
+
+
+def _error_codes() -> set[str]:
+    """Every `code` the API can put in an error: the error classes' `code`, every `code="…"`
+    keyword, the reasons `busy()` returns, and the generic HTTP errors."""
+    codes = set(http_app._HTTP_CODES.values()) | {"internal_error"}
+    for path in [*ROOT.joinpath("api").rglob("*.py"), ROOT / "core" / "errors.py"]:
+        if "bots" in path.parts or "web" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "code":
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    codes.add(node.value.value)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Constant, ast.Tuple)):
+                targets = [t for target in node.targets for t in ast.walk(target)]
+                values = [v for v in ast.walk(node.value) if isinstance(v, ast.Constant)]
+                if any(isinstance(t, ast.Name) and t.id == "code" for t in targets):
+                    codes |= {v.value for v in values if isinstance(v.value, str)}
+            elif isinstance(node, ast.FunctionDef) and node.name == "busy":
+                for ret in ast.walk(node):
+                    value = ret.value if isinstance(ret, ast.Return) else None
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        codes.add(value.value)
+    return codes
+
+
+def test_d17_every_error_code_of_the_api_has_a_message() -> None:
+    codes = _error_codes()
+    assert {"not_your_turn", "wrong_length", "already_in_lobby", "in_tournament", "busy"} <= codes
+    missing = sorted(code for code in codes if f"error.{code}" not in ENGLISH)
+    assert missing == [], missing
+
+
+def test_r25_the_client_explains_the_nickname_rules_of_the_server() -> None:
+    source = (STATIC / "nickname.js").read_text(encoding="utf-8")
+    declared = r'NICKNAME = Object\.freeze\(\{ min: (\d+), max: (\d+), punctuation: "([^"]*)" \}\)'
+    match = re.search(declared, source)
+    assert match, "nickname.js declares NICKNAME"
+    assert int(match[1]) == nicknames.MIN_LENGTH
+    assert int(match[2]) == nicknames.MAX_LENGTH
+    assert set(match[3]) == set(nicknames._ALLOWED_PUNCTUATION)
