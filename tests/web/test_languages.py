@@ -1,6 +1,9 @@
-"""D17: the interface languages in Debian's chromium: the plural tables of test_locales.py are
-the ones chromium's Intl applies, the formatter picks plural forms, ordinals and number formats,
-and <html lang> and the page title follow the interface language.
+"""D17: the interface languages in Debian's chromium. The plural tables of test_locales.py are
+the ones chromium's Intl applies; the formatter picks plural forms, ordinals and number formats;
+the browser's preferred language picks the interface language, <html lang> and the title follow
+it, and the home screen's picker switches it and remembers it across a reload. The home screen in
+every language, and a duel in German, Russian, Kazakh and Uzbek, at 360 px with screenshots under
+tests/artifacts/ (lang-*.png): long words wrap instead of widening the page.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Live
-from tests.web.test_browser import new_page
-from tests.web.test_locales import CARDINAL, CODES, ORDINAL
+from tests.web.test_browser import Shots, new_page
+from tests.web.test_locales import CARDINAL, CODES, LOCALES, ORDINAL, catalogue, forms
 
 pytestmark = pytest.mark.slow
 
@@ -109,5 +112,94 @@ def test_d17_html_lang_and_the_title_follow_the_interface_language(
     assert page.locator("#interface-language").input_value() == "en"
     assert page.locator("#play").inner_text() == "Play"
     assert page.locator("#rules li").count() == 9
+    assert not errors, errors
+    context.close()
+
+
+def no_overflow(page: Any, where: str, width: int = 360) -> None:
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{where} is {scroll} px wide"
+    # Nothing visible sticks out of the viewport either (a clipped word is as bad as a scroll).
+    wide = page.evaluate(
+        """(width) => [...document.querySelectorAll('main *, header *')]
+            .filter((el) => el.getClientRects().length && !el.closest('.sr-only, .board, .lives'))
+            .filter((el) => {
+                const r = el.getBoundingClientRect();
+                return r.right > width + 1 || r.left < -1;
+            })
+            .map((el) => `${el.tagName}.${el.className}: ${el.textContent.slice(0, 40)}`)""",
+        width,
+    )
+    assert wide == [], f"{where}: {wide}"
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_d17_the_home_screen_speaks_each_language_at_360_px(
+    live: Live, browser: Any, artifacts: Path, code: str
+) -> None:
+    messages = catalogue(code)
+    context, page, errors = open_home(browser, live, locale=code, width=360)
+    assert page.evaluate("document.documentElement.lang") == code
+    assert page.title() == messages["app.title"]
+    assert page.locator("#interface-language").input_value() == code
+    assert page.locator("#play").inner_text() == messages["home.play"]
+    assert page.locator("label[for=language]").inner_text().casefold() == (
+        messages["home.language"].casefold()
+    )
+    page.click(".rules summary")
+    rules = page.locator("#rules li").all_inner_texts()
+    assert rules == [messages[f"home.rules.{i}"] for i in range(1, 10)]
+    no_overflow(page, f"home in {code}")
+    page.screenshot(path=str(artifacts / f"lang-{code}-home.png"), full_page=True)
+    assert not errors, errors
+    context.close()
+
+
+DUEL_LANGUAGES = [code for code in ("de", "ru", "kk", "uz") if code in LOCALES]
+
+
+@pytest.mark.parametrize("code", DUEL_LANGUAGES)
+def test_d17_a_duel_speaks_the_interface_language_at_360_px(
+    live: Live, browser: Any, artifacts: Path, code: str
+) -> None:
+    messages = catalogue(code)
+    context, page, errors = new_page(browser, 360, 740, locale=code)
+    shot = Shots(page, artifacts, f"lang-{code}")
+    page.goto(live.url)
+    page.wait_for_selector("#play")
+    page.select_option("#language", code)  # words in the same language, its own keyboard
+    page.click("#play")
+    page.wait_for_selector("#seats")
+    no_overflow(page, f"lobby in {code}")
+    shot("lobby")
+
+    page.wait_for_selector("#intro", timeout=30_000)
+    assert page.locator("#intro .count-label").text_content() == messages["intro.starts"]
+    no_overflow(page, f"intro in {code}")
+    shot("intro")
+
+    page.wait_for_selector("#duel #keyboard", timeout=30_000)
+    chip = page.locator("#word-length").inner_text()
+    assert chip in {
+        text.replace("{n}", str(n)) for n in (4, 5, 6) for text in forms(messages["duel.letters"])
+    }
+    assert page.locator("#board").get_attribute("aria-label") == messages["duel.board"]
+    page.wait_for_selector("#duel.my-turn", timeout=30_000)
+    assert page.locator("#turn-text").inner_text() == messages["duel.yourTurn"]
+    page.keyboard.press("Enter")  # nothing typed: the message says so in the language
+    page.wait_for_selector("#duel-message.show")
+    assert page.locator("#duel-message").inner_text() == messages["duel.tooShort"]
+    no_overflow(page, f"duel in {code}")
+    shot("duel")
+
+    # Leaving asks first (in the language), then counts as a loss (R20).
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("#t-leave")
+    page.wait_for_selector("#out")
+    assert asked == [messages["t.leave.confirm"]]
+    assert page.locator("#out .out-card h2").inner_text() == messages["out.left"]
+    no_overflow(page, f"out in {code}")
+    shot("left")
     assert not errors, errors
     context.close()

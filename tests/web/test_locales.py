@@ -60,7 +60,9 @@ ORDINAL: dict[str, set[str]] = {
 
 # Values a translation may share with English, on purpose: names, symbols, loanwords the
 # language really uses. Anything else equal to English is an untranslated string.
-SAME_AS_ENGLISH: dict[str, set[str]] = {}
+SAME_AS_ENGLISH: dict[str, set[str]] = {
+    "de": {"duel.seconds"},
+}
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 FORM = re.compile(r"^(zero|one|two|few|many|other|=\d+)$")

@@ -9,6 +9,7 @@
 
 export const LOCALES = Object.freeze({
   en: "English",
+  de: "Deutsch",
 });
 export const FALLBACK = "en";
 export const LOCALE_EVENT = "wt:locale";
