@@ -10,6 +10,7 @@
 export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
+  ru: "Русский",
 });
 export const FALLBACK = "en";
 export const LOCALE_EVENT = "wt:locale";
