@@ -15,7 +15,15 @@ import pytest
 
 from tests.web.conftest import Live
 from tests.web.test_browser import Shots, new_page
-from tests.web.test_locales import CARDINAL, CODES, LOCALES, ORDINAL, catalogue, forms
+from tests.web.test_locales import (
+    CARDINAL,
+    CODES,
+    LOCALES,
+    ORDINAL,
+    catalogue,
+    client_locales,
+    forms,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -201,5 +209,74 @@ def test_d17_a_duel_speaks_the_interface_language_at_360_px(
     assert page.locator("#out .out-card h2").inner_text() == messages["out.left"]
     no_overflow(page, f"out in {code}")
     shot("left")
+    assert not errors, errors
+    context.close()
+
+
+def test_d17_a_browser_that_prefers_uk_ua_gets_ukrainian(live: Live, browser: Any) -> None:
+    messages = catalogue("uk")
+    context, page, errors = open_home(browser, live, locale="uk-UA")
+    assert page.evaluate("navigator.language") == "uk-UA"
+    assert page.evaluate("document.documentElement.lang") == "uk"
+    assert page.title() == messages["app.title"] == "Турнір Wordle"
+    assert page.locator("#interface-language").input_value() == "uk"
+    assert page.locator("#play").inner_text() == messages["home.play"]
+    # The word language is a separate choice: the browser's language does not set it to "uk"
+    # through the interface picker, and changing it leaves the interface alone.
+    page.select_option("#language", "en")
+    assert page.evaluate("document.documentElement.lang") == "uk"
+    assert not errors, errors
+    context.close()
+
+
+def test_d17_the_first_of_the_preferred_languages_that_the_game_speaks_wins(
+    live: Live, browser: Any
+) -> None:
+    context, page, errors = new_page(browser, 1000, 800, locale="sv-SE")
+    page.add_init_script(
+        "Object.defineProperty(navigator, 'languages',"
+        " { get: () => ['sv-SE', 'ja', 'ru-RU', 'de'] })"
+    )
+    page.goto(live.url)
+    page.wait_for_selector("#play")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert page.locator("#play").inner_text() == catalogue("ru")["home.play"]
+    assert not errors, errors
+    context.close()
+
+
+def test_d17_the_picker_switches_the_language_and_the_choice_survives_a_reload(
+    live: Live, browser: Any, artifacts: Path
+) -> None:
+    context, page, errors = open_home(browser, live, locale="en-US")
+    words_before = page.locator("#language").input_value()
+    options = page.locator("#interface-language option")
+    # Each language in its own name, tagged with its language for screen readers.
+    assert options.all_inner_texts() == list(client_locales().values())
+    assert options.evaluate_all("(all) => all.map((o) => o.lang)") == list(client_locales())
+    page.focus("#interface-language")  # as a keyboard user would
+    page.select_option("#interface-language", "ru")
+    ru = catalogue("ru")
+    page.wait_for_function(f"document.getElementById('play')?.textContent === {ru['home.play']!r}")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert page.title() == ru["app.title"]
+    assert page.locator(".brand-name").inner_text() == ru["app.title"]
+    assert page.evaluate("localStorage.getItem('wt.ui')") == "ru"
+    assert page.evaluate("document.activeElement.id") == "interface-language"
+    assert page.locator("#language").input_value() == words_before  # words untouched
+    page.screenshot(path=str(artifacts / "lang-picker-ru.png"))
+
+    page.reload()
+    page.wait_for_selector("#play")
+    assert page.locator("#play").inner_text() == ru["home.play"]
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert page.locator("#interface-language").input_value() == "ru"
+
+    # And back: the saved choice beats the browser's own language (English here).
+    page.select_option("#interface-language", "en")
+    page.wait_for_function("document.getElementById('play')?.textContent === 'Play'")
+    page.reload()
+    page.wait_for_selector("#play")
+    assert page.evaluate("document.documentElement.lang") == "en"
     assert not errors, errors
     context.close()

@@ -63,6 +63,7 @@ ORDINAL: dict[str, set[str]] = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "de": {"duel.seconds"},
     "ru": set(),
+    "uk": set(),
 }
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

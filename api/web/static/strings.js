@@ -11,6 +11,7 @@ export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
   ru: "Русский",
+  uk: "Українська",
 });
 export const FALLBACK = "en";
 export const LOCALE_EVENT = "wt:locale";
