@@ -10,6 +10,7 @@
 export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
+  kk: "Қазақша",
   ru: "Русский",
   uk: "Українська",
 });
