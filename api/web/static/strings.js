@@ -10,6 +10,7 @@
 export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
+  uz: "Oʻzbekcha",
   kk: "Қазақша",
   ru: "Русский",
   uk: "Українська",
