@@ -63,6 +63,7 @@ ORDINAL: dict[str, set[str]] = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "de": {"duel.seconds"},
     "uz": {"duel.seconds"},
+    "pl": {"duel.seconds"},
     "kk": set(),
     "ru": set(),
     "uk": set(),

@@ -11,6 +11,7 @@ export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
   uz: "Oʻzbekcha",
+  pl: "Polski",
   kk: "Қазақша",
   ru: "Русский",
   uk: "Українська",

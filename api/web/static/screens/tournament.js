@@ -711,7 +711,10 @@ export async function mount(root, tid, { go }) {
           { class: "card results-hero" },
           h(
             "span",
-            { class: `medallion m${you && you.place ? Math.min(you.place, 4) : 4}`, "aria-hidden": "true" },
+            {
+              class: `medallion m${you && you.place ? Math.min(you.place, 4) : 4} ${you && you.place && place(you.place).length > 4 ? "long" : ""}`,
+              "aria-hidden": "true",
+            },
             you && you.place ? place(you.place) : "—",
           ),
           h("h2", {}, winner ? (winner.id === state.you ? t("results.winner.you") : t("results.winner", { name: winner.nickname })) : t("results.noWinner")),
