@@ -62,6 +62,7 @@ ORDINAL: dict[str, set[str]] = {
 # language really uses. Anything else equal to English is an untranslated string.
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "de": {"duel.seconds"},
+    "es": {"duel.seconds"},
     "uz": {"duel.seconds"},
     "pl": {"duel.seconds"},
     "kk": set(),

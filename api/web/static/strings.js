@@ -10,6 +10,7 @@
 export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
+  es: "Español",
   uz: "Oʻzbekcha",
   pl: "Polski",
   kk: "Қазақша",
