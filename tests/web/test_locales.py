@@ -63,6 +63,7 @@ ORDINAL: dict[str, set[str]] = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "de": {"duel.seconds"},
     "es": {"duel.seconds"},
+    "fr": {"out.place", "results.place"},
     "uz": {"duel.seconds"},
     "pl": {"duel.seconds"},
     "kk": set(),

@@ -11,6 +11,7 @@ export const LOCALES = Object.freeze({
   en: "English",
   de: "Deutsch",
   es: "Español",
+  fr: "Français",
   uz: "Oʻzbekcha",
   pl: "Polski",
   kk: "Қазақша",
