@@ -64,6 +64,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "de": {"duel.seconds"},
     "es": {"duel.seconds"},
     "fr": {"out.place", "results.place"},
+    "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds"},
     "uz": {"duel.seconds"},
     "pl": {"duel.seconds"},
     "kk": set(),

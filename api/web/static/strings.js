@@ -12,6 +12,7 @@ export const LOCALES = Object.freeze({
   de: "Deutsch",
   es: "Español",
   fr: "Français",
+  it: "Italiano",
   uz: "Oʻzbekcha",
   pl: "Polski",
   kk: "Қазақша",
