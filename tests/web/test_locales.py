@@ -67,6 +67,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds"},
     "uz": {"duel.seconds"},
     "pl": {"duel.seconds"},
+    "pt": {"duel.seconds"},
     "kk": set(),
     "ru": set(),
     "uk": set(),

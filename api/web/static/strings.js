@@ -15,6 +15,7 @@ export const LOCALES = Object.freeze({
   it: "Italiano",
   uz: "Oʻzbekcha",
   pl: "Polski",
+  pt: "Português",
   kk: "Қазақша",
   ru: "Русский",
   uk: "Українська",
