@@ -65,6 +65,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "es": {"duel.seconds"},
     "fr": {"out.place", "results.place"},
     "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds"},
+    "nl": {"home.rating", "out.rating", "duel.seconds", "duel.letters", "watch.live"},
     "uz": {"duel.seconds"},
     "pl": {"duel.seconds"},
     "pt": {"duel.seconds"},

@@ -13,6 +13,7 @@ export const LOCALES = Object.freeze({
   es: "Español",
   fr: "Français",
   it: "Italiano",
+  nl: "Nederlands",
   uz: "Oʻzbekcha",
   pl: "Polski",
   pt: "Português",
