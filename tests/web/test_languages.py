@@ -163,7 +163,7 @@ def test_d17_the_home_screen_speaks_each_language_at_360_px(
     context.close()
 
 
-DUEL_LANGUAGES = [code for code in ("de", "ru", "kk", "uz") if code in LOCALES]
+DUEL_LANGUAGES = ["de", "ru", "kk", "uz"]
 
 
 @pytest.mark.parametrize("code", DUEL_LANGUAGES)
@@ -264,6 +264,7 @@ def test_d17_the_picker_switches_the_language_and_the_choice_survives_a_reload(
     assert page.evaluate("localStorage.getItem('wt.ui')") == "ru"
     assert page.evaluate("document.activeElement.id") == "interface-language"
     assert page.locator("#language").input_value() == words_before  # words untouched
+    page.wait_for_timeout(400)  # let the screen's entry animation settle
     page.screenshot(path=str(artifacts / "lang-picker-ru.png"))
 
     page.reload()

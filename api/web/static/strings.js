@@ -9,6 +9,7 @@
 
 export const LOCALES = Object.freeze({
   en: "English",
+  id: "Bahasa Indonesia",
   de: "Deutsch",
   es: "Español",
   fr: "Français",
