@@ -60,6 +60,8 @@ def test_d17_the_plural_tables_are_cldrs_as_chromium_applies_them(live: Live, br
 
 FORMATTER_CHECKS = """async () => {
     const m = await import("/static/strings.js");
+    const common = await import("/static/screens/common.js");
+    const nick = await import("/static/nickname.js");
     const ru = { one: "{n} жизнь", few: "{n} жизни", many: "{n} жизней", other: "{n} жизни" };
     const pl = { one: "{n} życie", few: "{n} życia", many: "{n} żyć", other: "{n} życia" };
     const uk = { "=1": "{n}-ше", "=2": "{n}-ге", few: "{n}-тє", other: "{n}-те" };
@@ -75,6 +77,16 @@ FORMATTER_CHECKS = """async () => {
         numbers: [m.formatNumber(1000), m.formatNumber(12345), m.formatRange(800, 1200)],
         signed: [25, -4, 0, null].map(m.formatSigned),
         unknownKey: m.t("no.such.key"),
+        errors: [
+            common.errorText({ code: "future_code", status: 409, message: "the server's words" }),
+            common.errorText({ code: "not_your_turn", status: 409, message: "it is b's turn" }),
+            common.errorText({ code: "wrong_length", status: 422 }, { n: 5 }),
+            common.errorText({ code: "network", status: 0, message: "Failed to fetch" }),
+            common.errorText(new TypeError("x is undefined")),
+        ],
+        nicknames: ["ab", "x".repeat(21), "Ace@Home!", "1234", "Good Name"].map(
+            nick.nicknameProblem,
+        ),
         pick: [
             m.pickLocale("xx", ["ja-JP", "en-GB"]),
             m.pickLocale(null, []),
@@ -106,6 +118,22 @@ def test_d17_the_formatter_chooses_plural_forms_ordinals_and_number_formats(
     assert out["signed"] == ["+25", "−4", "±0", "—"]
     assert out["unknownKey"] == "no.such.key"
     assert out["pick"] == ["en", "en", "en"]
+    # API errors: our message for every known code, the server's own for an unknown one.
+    assert out["errors"] == [
+        "the server's words",
+        "Wait for your turn",
+        "The word has 5 letters",
+        "No connection. Check your network and try again.",
+        "Something went wrong. Please try again.",
+    ]
+    # R25: a refused nickname says which rule it breaks.
+    assert out["nicknames"] == [
+        "A nickname has 3 to 20 characters.",
+        "A nickname has 3 to 20 characters.",
+        "A nickname can't contain @ ! — only letters, digits, spaces and _ - .",
+        "A nickname needs at least one letter.",
+        None,
+    ]
     assert not errors, errors
     context.close()
 
@@ -280,4 +308,30 @@ def test_d17_the_picker_switches_the_language_and_the_choice_survives_a_reload(
     page.wait_for_selector("#play")
     assert page.evaluate("document.documentElement.lang") == "en"
     assert not errors, errors
+    context.close()
+
+
+def test_r25_a_refused_nickname_is_explained_in_the_players_language(
+    live: Live, browser: Any, artifacts: Path
+) -> None:
+    de = catalogue("de")
+    context, page, errors = open_home(browser, live, locale="de-DE", width=360)
+    page.click("#edit-nickname")
+    assert page.locator("#nickname-rules").inner_text() == de["nickname.rules"]["other"].format(
+        min=3, n=20
+    )
+    page.fill("#nickname-input", "ab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#toast.show.error")
+    assert page.locator("#toast").inner_text() == de["nickname.length"]["other"].format(min=3, n=20)
+    page.fill("#nickname-input", "Ace@Home")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.getElementById('toast').textContent.includes('@')", timeout=5_000
+    )
+    assert page.locator("#toast").inner_text() == de["nickname.characters"].format(chars="@")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifacts / "lang-de-nickname-refused.png"))
+    # The refusals are 422s in the console; nothing else may go wrong.
+    assert all("status of 422" in e for e in errors), errors
     context.close()

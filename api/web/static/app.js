@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { colourBlind, loadLanguages, setColourBlind, store } from "./state.js";
-import { paletteButton } from "./screens/common.js";
+import { errorText, paletteButton } from "./screens/common.js";
 import { LOCALE_EVENT, loaded, preferredLocale, t, useLocale } from "./strings.js";
 import * as group from "./screens/group.js";
 import * as home from "./screens/home.js";
@@ -52,7 +52,7 @@ async function route() {
   } catch (err) {
     console.error(err);
     if (mine !== generation) return;
-    toast(err.message || t("error.generic"), "error");
+    toast(errorText(err), "error");
     replace(
       main,
       h(

@@ -7,7 +7,7 @@ import { formatSigned, has, t } from "../strings.js";
 // The message to show for an API error: our own text, in the player's language, for every code
 // the API sends; the server's (English) message for a code we do not know.
 export function errorText(err, vars = {}) {
-  if (!err) return t("error.generic");
+  if (!err || typeof err.code !== "string") return t("error.generic"); // not the API's: a bug
   const key = `error.${err.code}`;
   if (has(key)) return t(key, vars);
   if (err.status === 0) return t("error.network");
