@@ -24,6 +24,10 @@ ANIMALS = (
 )  # fmt: skip
 
 _ALLOWED_PUNCTUATION = frozenset(" _-.")
+# What `validate` allows, said for ASCII only (a JSON Schema pattern for the OpenAPI document,
+# in the syntax both ECMA-262 and Python share): no control character and no ASCII punctuation
+# but space, "-", "." and "_". Letters and digits of other scripts pass; `validate` checks them.
+ASCII_PATTERN = r"^[^\x00-\x1f\x21-\x2c\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*$"
 
 
 def generate(rng: random.Random) -> str:

@@ -20,6 +20,7 @@ from api.http.requests import PLAYER_ID
 from api.service import Service
 from api.service import errors as svc
 from api.service.context import Context
+from api.storage import repository as storage
 from api.web import web
 
 _HTTP_CODES = {
@@ -38,6 +39,24 @@ _HTTP_CODES = {
 
 REQUEST_ID = "wordle.request_id"
 STARTED = "wordle.started"
+
+# RFC 6750: a 401 names the scheme; a token that was sent but does not work says so.
+_REALM = 'Bearer realm="wordle-tournament"'
+# Every response: no MIME sniffing, no framing. The API's JSON needs nothing else.
+API_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+# The browser client (api/web): its own scripts, styles and requests only (ES modules, no
+# inline script or style element), the favicon as a data: SVG. The token lives in
+# localStorage, so no third-party script may ever run beside it.
+WEB_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
 
 
 def error_response(status: int, code: str, message: str, **details: Any) -> Response:
@@ -97,7 +116,11 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
     @app.after_request
     def finish(response: Response) -> Response:
         environ = request.environ
-        response.headers["X-Request-Id"] = environ.get(REQUEST_ID, "")
+        headers = response.headers
+        headers["X-Request-Id"] = environ.get(REQUEST_ID, "")
+        headers.update(API_HEADERS)
+        if request.blueprint == "web":
+            headers["Content-Security-Policy"] = WEB_CSP
         if log.isEnabledFor(logging.INFO):
             started = environ.get(STARTED, time.perf_counter())
             fields = {
@@ -119,12 +142,35 @@ def _install_errors(app: Flask, log: logging.Logger) -> None:
         response = error_response(exc.status, exc.code, exc.message, **exc.details)
         if isinstance(exc, svc.RetryLater):
             response.headers["Retry-After"] = str(exc.retry_after)
+        if isinstance(exc, svc.InvalidToken):
+            response.headers["WWW-Authenticate"] = f'{_REALM}, error="invalid_token"'
+        elif isinstance(exc, svc.Unauthorized):
+            response.headers["WWW-Authenticate"] = _REALM
         return response
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         status = exc.code or 500
-        return error_response(status, _HTTP_CODES.get(status, "error"), exc.description or "")
+        response = error_response(status, _HTTP_CODES.get(status, "error"), exc.description or "")
+        for name, value in exc.get_headers():  # e.g. a 405's Allow
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
+
+    @app.errorhandler(storage.StorageError)
+    def storage_error(exc: storage.StorageError) -> Response:
+        """A store error that no service call turned into an answer: never a 500."""
+        fields = {"request_id": request.environ.get(REQUEST_ID), "error": str(exc)[:500]}
+        if isinstance(exc, storage.Rejected):
+            log.warning("storage rejected a request", extra={"fields": fields})
+            return error_response(
+                400, "rejected_by_storage", "the request could not be stored as sent"
+            )
+        log.error("storage error", extra={"fields": fields})
+        retry = exc.retry_after if isinstance(exc, storage.Unavailable) else 1
+        response = error_response(503, "storage_unavailable", "storage failed, try again shortly")
+        response.headers["Retry-After"] = str(retry)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:

@@ -20,7 +20,10 @@ def caller(service: Service) -> PlayerRecord:
     return player
 
 
-def body() -> dict[str, Any]:
+def body(optional: bool = False) -> dict[str, Any]:
+    """The body as a JSON object; with `optional`, an empty body is the empty object."""
+    if optional and not request.get_data(cache=True).strip():
+        return {}
     data = request.get_json(force=True, silent=True)
     if not isinstance(data, dict):
         raise svc.BadRequest("the request body must be a JSON object")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -19,6 +20,21 @@ from core.words import WordSource
 T = TypeVar("T")
 
 CONFLICT_ATTEMPTS = 12
+
+# Every id the service makes (`Context.new_id`): a one-letter kind, "_", 16 hex digits.
+ID_PATTERN = r"[a-z]_[0-9a-f]{16}"
+_ID = re.compile(ID_PATTERN)
+
+
+def is_id(value: object, prefix: str) -> bool:
+    """Whether `value` could be an id of that kind (checked before any storage read, so that a
+    long or odd id never reaches DynamoDB's key limits)."""
+    return (
+        isinstance(value, str)
+        and len(value) == 18
+        and value.startswith(f"{prefix}_")
+        and _ID.fullmatch(value) is not None
+    )
 
 
 def wall_clock_ms() -> int:
@@ -46,6 +62,7 @@ class Context:
         return self.clock()
 
     def new_id(self, prefix: str) -> str:
+        """`<prefix>_<16 hex digits>` (see ID_PATTERN)."""
         return f"{prefix}_{secrets.token_hex(8)}"
 
     def limit(self, key: str, per: int, window_s: int) -> None:
@@ -63,12 +80,17 @@ class Context:
 
 
 def guarded(action: Callable[[], T]) -> T:
-    """Run a storage action, turning an unreachable store into a 503 for the client."""
+    """Run a storage action, turning an unreachable store into a 503 for the client and a
+    request the store refused as invalid into a 400."""
     try:
         return action()
     except storage.Unavailable as exc:
         raise errors.StorageUnavailable(
             "storage is unavailable, try again shortly", exc.retry_after
+        ) from exc
+    except storage.Rejected as exc:
+        raise errors.BadRequest(
+            "the request could not be stored as sent", code="rejected_by_storage"
         ) from exc
 
 

@@ -27,6 +27,10 @@ class Unauthorized(ServiceError):
     status, code = 401, "unauthorized"
 
 
+class InvalidToken(Unauthorized):
+    """A token was sent but does not work (malformed, unknown, rotated or signed out)."""
+
+
 class Forbidden(ServiceError):
     status, code = 403, "forbidden"
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from dataclasses import replace
 from typing import Any
 
 from api.service import errors
-from api.service.context import Context, guarded, retry_on_conflict
+from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.matchmaking import Matchmaking, check_language
 from api.service.tournaments import start_writes
 from api.storage.records import GroupRecord, LobbyRecord, PlayerRecord
@@ -18,6 +19,8 @@ from core import lobby as lb
 from core.errors import GameError
 
 INVITE_BYTES = 18  # 144 random bits
+# An invite code: `<group id>.<secret>`, the secret in token_urlsafe's alphabet.
+INVITE_SECRET = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _game(action: Any) -> Any:
@@ -42,6 +45,8 @@ class Groups:
         return me
 
     def _group(self, group_id: str) -> GroupRecord:
+        if not is_id(group_id, "g"):
+            raise errors.NotFound("no such group")
         record = self.ctx.repo.get_group(group_id)
         if record is None:
             raise errors.NotFound(f"group {group_id} not found")
@@ -66,7 +71,9 @@ class Groups:
         if not isinstance(invite_code, str) or "." not in invite_code or len(invite_code) > 100:
             raise errors.BadRequest("invite_code must be an invite code string")
         self.ctx.limit(f"join:{player.id}", per=20, window_s=60)
-        group_id = invite_code.partition(".")[0]
+        group_id, _, secret = invite_code.partition(".")
+        if not is_id(group_id, "g") or not INVITE_SECRET.fullmatch(secret):
+            raise errors.NotFound("this invite is not valid (any more)", code="bad_invite")
 
         def attempt() -> GroupRecord:
             record = self.ctx.repo.get_group(group_id)
@@ -127,6 +134,8 @@ class Groups:
 
     def remove(self, player: PlayerRecord, group_id: str, member_id: str) -> GroupRecord | None:
         """A member leaves, or the leader removes one; an empty group is deleted."""
+        if not is_id(member_id, "p"):
+            raise errors.NotFound("no such member")
 
         def attempt() -> GroupRecord | None:
             record = self._group(group_id)

@@ -7,7 +7,7 @@ from typing import Any
 
 import wordlists
 from api.service import errors
-from api.service.context import Context, guarded, retry_on_conflict
+from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.tournaments import start_writes
 from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Delete, Put, Write
@@ -164,6 +164,8 @@ class Matchmaking:
         }
 
     def lobby(self, player: PlayerRecord, lobby_id: str) -> dict[str, Any]:
+        if not is_id(lobby_id, "l"):
+            raise errors.NotFound("no such lobby")
         record = guarded(lambda: self.ctx.repo.get_lobby(lobby_id))
         if record is None:
             raise errors.NotFound(f"lobby {lobby_id} not found")

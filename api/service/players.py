@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import replace
 from typing import Any
 
 from api.service import errors
-from api.service.context import Context, guarded, retry_on_conflict
+from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import PlayerRecord
 from api.storage.repository import Put
 from core import nicknames
@@ -17,6 +18,10 @@ from core.errors import GameError
 from core.rating import START_RATING
 
 TOKEN_BYTES = 32  # 256 random bits; only the hash is stored
+# The secret half of a token, in token_urlsafe's alphabet (43 characters today).
+TOKEN_SECRET = re.compile(r"[A-Za-z0-9_-]{16,128}")
+# The stored hash of a player who signed out: no secret hashes to it, so no token matches.
+SIGNED_OUT = ""
 
 
 def _hash(secret: str) -> str:
@@ -57,20 +62,51 @@ class Players:
             raise errors.Forbidden("creating a bot needs the bot key", code="bot_key")
 
     def authenticate(self, header: str | None) -> PlayerRecord:
-        if not header or not header.startswith("Bearer "):
+        """The player of an `Authorization: Bearer <player id>.<secret>` header (the scheme in
+        any case, RFC 7235), or 401.
+
+        The read is strongly consistent: a token rotated or signed out a moment ago must fail
+        at once, which an eventually consistent read could not promise.
+        """
+        scheme, _, token = (header or "").strip().partition(" ")
+        if scheme.lower() != "bearer":
             raise errors.Unauthorized("send 'Authorization: Bearer <token>'")
-        token = header.removeprefix("Bearer ").strip()
-        player_id, dot, secret = token.partition(".")
-        if not dot or not player_id or not secret or len(token) > 200:
-            raise errors.Unauthorized("malformed token")
-        # A token never changes, so an eventually consistent read (half the cost) is enough,
-        # except for a player created a moment ago: then read again, strongly.
-        player = guarded(lambda: self.ctx.repo.get_player(player_id, consistent=False))
-        if player is None:
-            player = guarded(lambda: self.ctx.repo.get_player(player_id))
-        if player is None or not hmac.compare_digest(player.token_hash, _hash(secret)):
-            raise errors.Unauthorized("unknown token")
+        player_id, dot, secret = token.strip().partition(".")
+        if not dot or not is_id(player_id, "p") or not TOKEN_SECRET.fullmatch(secret):
+            raise errors.InvalidToken("malformed token")
+        player = guarded(lambda: self.ctx.repo.get_player(player_id))
+        if (
+            player is None
+            or player.token_hash == SIGNED_OUT
+            or not hmac.compare_digest(player.token_hash, _hash(secret))
+        ):
+            raise errors.InvalidToken("unknown token")
         return player
+
+    def rotate_token(self, player: PlayerRecord) -> tuple[PlayerRecord, str]:
+        """A new token for the caller; the one it used stops working at once. The write is
+        conditional on the version read: of two concurrent rotations or sign-outs with the same
+        token, one wins and the other finds the token gone (401)."""
+        secret = secrets.token_urlsafe(TOKEN_BYTES)
+        updated = self._replace_token(player, _hash(secret))
+        return updated, f"{player.id}.{secret}"
+
+    def sign_out(self, player: PlayerRecord) -> None:
+        """The caller's token stops working. The player stays (rating, seats, tournaments go on
+        without it: a live tournament counts it as silent, D9) but nobody can act as it again."""
+        self._replace_token(player, SIGNED_OUT)
+
+    def _replace_token(self, player: PlayerRecord, token_hash: str) -> PlayerRecord:
+        def attempt() -> PlayerRecord:
+            current = self.ctx.repo.get_player(player.id)
+            if current is None or current.token_hash != player.token_hash:
+                # Rotated or signed out since this request authenticated.
+                raise errors.InvalidToken("unknown token")
+            updated = replace(current, token_hash=token_hash)
+            self.ctx.repo.commit([Put(updated)])
+            return replace(updated, version=updated.version + 1)
+
+        return retry_on_conflict(attempt)
 
     def rename(self, player: PlayerRecord, nickname: Any) -> PlayerRecord:
         if not isinstance(nickname, str):

@@ -7,13 +7,14 @@ as the place that fixes them, so they are applied exactly once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import wordlists
 from api.service import errors
-from api.service.context import Context, guarded, retry_on_conflict
+from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put, Write
 from core import tournament as tm
@@ -22,6 +23,9 @@ from core.errors import GameError
 from core.events import Event, PlaceFixed
 from core.records import evolve
 from core.tournament import Tournament
+
+# Duel ids as core makes them: round and duel numbers (`r3d2`).
+DUEL_ID = re.compile(r"r[0-9]{1,4}d[0-9]{1,2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,8 @@ class Tournaments:
     def advance(self, tournament_id: str, now: int | None = None) -> Snapshot:
         """Bring the stored tournament to `now`, saving the change if there is one."""
         now = self.ctx.now() if now is None else now
+        if not is_id(tournament_id, "t"):
+            raise errors.NotFound("no such tournament")
 
         def attempt() -> Snapshot:
             record = self.ctx.repo.get_tournament(tournament_id)
@@ -175,7 +181,7 @@ class Tournaments:
             raise errors.BadRequest("row must be a board row number (0-based)")
         if not isinstance(word, str) or not word.strip() or len(word) > 64:
             raise errors.BadRequest("word must be a non-empty string")
-        if duel_id is not None and (not isinstance(duel_id, str) or len(duel_id) > 32):
+        if duel_id is not None and (not isinstance(duel_id, str) or not DUEL_ID.fullmatch(duel_id)):
             raise errors.BadRequest("duel must be a duel id such as 'r3d2'")
         self.ctx.limit(f"guess:{player.id}", per=30, window_s=10)
 
@@ -218,6 +224,8 @@ class Tournaments:
 
     def duel(self, player: PlayerRecord, tournament_id: str, duel_id: str) -> dict[str, Any]:
         """R9: watch any duel of the tournament; its secret shows only once it has ended."""
+        if not DUEL_ID.fullmatch(duel_id):
+            raise errors.NotFound("no such duel")
         snapshot = self.advance(tournament_id)
         self._participant(snapshot, player)
         self._touch(snapshot, player.id)

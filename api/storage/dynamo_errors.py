@@ -1,4 +1,5 @@
-"""botocore's and PynamoDB's errors as the repository's: Conflict, Unavailable or StorageError."""
+"""botocore's and PynamoDB's errors as the repository's: Conflict, Unavailable, Rejected or
+StorageError."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError  # type: ignore[import-untyped]
 from pynamodb.exceptions import PynamoDBException
 
-from api.storage.repository import Conflict, StorageError, Unavailable
+from api.storage.repository import Conflict, Rejected, StorageError, Unavailable
 
 _THROTTLED = {
     "ProvisionedThroughputExceededException",
@@ -56,7 +57,8 @@ def botocore_response(exc: BaseException) -> dict[str, Any]:
 
 
 def translate(exc: Exception) -> StorageError:
-    """A botocore/PynamoDB error as the repository's: Conflict, Unavailable or StorageError."""
+    """A botocore/PynamoDB error as the repository's: Conflict, Unavailable, Rejected or
+    StorageError."""
     cause = exc.cause if isinstance(exc, PynamoDBException) and exc.cause else exc
     if isinstance(cause, BotoCoreError):  # could not connect, timed out, ...
         return Unavailable(f"DynamoDB unreachable: {cause}", retry_after=2)
@@ -74,6 +76,8 @@ def translate(exc: Exception) -> StorageError:
         return StorageError(f"transaction cancelled: {sorted(reasons)}")
     if code in _THROTTLED:
         return Unavailable(f"DynamoDB is busy: {code}")
+    if code == "ValidationException":  # e.g. a key over 2,048 bytes, an item over 400 KB
+        return Rejected(f"DynamoDB refused the request: {cause}")
     if code == "ResourceNotFoundException":
         return Unavailable(f"DynamoDB table missing (run `db create`?): {cause}", retry_after=30)
     return StorageError(f"DynamoDB error {code}: {cause}")

@@ -28,6 +28,11 @@ class Conflict(StorageError):
     """Someone else wrote one of the records first: re-read and decide again."""
 
 
+class Rejected(StorageError):
+    """The store refused the request itself as invalid (e.g. DynamoDB's ValidationException for
+    a key over its size limit): retrying the same request cannot help."""
+
+
 class Unavailable(StorageError):
     """The store cannot be reached or is throttling; the request may be retried later."""
 

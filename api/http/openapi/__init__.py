@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from functools import cache
 
-from api.http.openapi.parts import JSON, json_body, op, path_param, ref
+from api.http.openapi.parts import (
+    JSON,
+    LANGUAGE,
+    NICKNAME,
+    id_pattern,
+    json_body,
+    op,
+    path_param,
+    ref,
+)
 from api.http.openapi.schemas import SCHEMAS
+from api.service.tournaments import DUEL_ID
+
+DUEL_PATTERN = DUEL_ID.pattern
 
 _STATE_HEADERS = {
     "ETag": {"schema": {"type": "string"}, "description": "Built from the state's version."},
@@ -20,8 +32,9 @@ def _state_ok(description: str) -> JSON:
     return {"200": {**json_body(ref("State"), description), "headers": _STATE_HEADERS}}
 
 
-_TID = path_param("tournament_id", "Tournament id")
-_GID = path_param("group_id", "Group id")
+_TID = path_param("tournament_id", "Tournament id", id_pattern("t"))
+_GID = path_param("group_id", "Group id", id_pattern("g"))
+_NEW_TOKEN = json_body(ref("NewPlayer"), "Your profile and your new bearer token")
 
 
 @cache
@@ -80,13 +93,15 @@ def openapi_document() -> JSON:
                 extra={
                     "requestBody": {
                         "required": False,
-                        "description": "Optional. `bot` (with X-Bot-Key) creates a practice "
-                        "bot, marked as a bot in every state, optionally at `rating`; without "
-                        "the key that is a 403 `bot_key`.",
+                        "description": "Optional: no body, or a JSON object. `bot` (with "
+                        "X-Bot-Key) creates a practice bot, marked as a bot in every state, "
+                        "optionally at `rating`; without the key that is a 403 `bot_key`. "
+                        "Unknown fields, wrong types and a rating without `bot` are a 400.",
                         "content": {
                             "application/json": {
                                 "schema": {
                                     "type": "object",
+                                    "additionalProperties": False,
                                     "properties": {
                                         "bot": {"type": "boolean", "default": False},
                                         "rating": {
@@ -110,8 +125,21 @@ def openapi_document() -> JSON:
                 body={
                     "type": "object",
                     "required": ["nickname"],
-                    "properties": {"nickname": {"type": "string", "minLength": 3}},
+                    "properties": {"nickname": NICKNAME},
                 },
+            ),
+        },
+        "/v1/me/token": {
+            "post": op(
+                "Rotate your token: a new one; the one you sent stops working at once",
+                {"201": _NEW_TOKEN},
+                errors=("401", "503"),
+            ),
+            "delete": op(
+                "Sign out: your token stops working. The player stays (rating, group, any "
+                "lobby or tournament go on without you) but nobody can act as it again",
+                {"204": {"description": "Signed out"}},
+                errors=("401", "503"),
             ),
         },
         "/v1/queue": {
@@ -121,7 +149,7 @@ def openapi_document() -> JSON:
                 body={
                     "type": "object",
                     "required": ["language"],
-                    "properties": {"language": {"type": "string", "examples": ["en"]}},
+                    "properties": {"language": {**LANGUAGE, "examples": ["en"]}},
                 },
             ),
             "get": op(
@@ -137,7 +165,7 @@ def openapi_document() -> JSON:
             "get": op(
                 "A lobby's seats and, once full, its tournament",
                 {"200": json_body(ref("Lobby"), "Lobby")},
-                params=(path_param("lobby_id", "Lobby id"),),
+                params=(path_param("lobby_id", "Lobby id", id_pattern("l")),),
             )
         },
         "/v1/groups": {
@@ -147,7 +175,7 @@ def openapi_document() -> JSON:
                 body={
                     "type": "object",
                     "required": ["language"],
-                    "properties": {"language": {"type": "string"}},
+                    "properties": {"language": LANGUAGE},
                 },
             )
         },
@@ -158,7 +186,14 @@ def openapi_document() -> JSON:
                 body={
                     "type": "object",
                     "required": ["invite_code"],
-                    "properties": {"invite_code": {"type": "string"}},
+                    "properties": {
+                        "invite_code": {
+                            "type": "string",
+                            "minLength": 3,
+                            "maxLength": 100,
+                            "description": "`<group id>.<secret>`, as in the invite link",
+                        }
+                    },
                 },
             )
         },
@@ -188,7 +223,7 @@ def openapi_document() -> JSON:
                     "200": json_body(ref("Group"), "The group after removing a member"),
                     "204": {"description": "You left, or the group is now empty"},
                 },
-                params=(_GID, path_param("member_id", "The member's player id")),
+                params=(_GID, path_param("member_id", "The member's player id", id_pattern("p"))),
             )
         },
         "/v1/tournaments/{tournament_id}/state": {
@@ -218,9 +253,10 @@ def openapi_document() -> JSON:
                     "required": ["row", "word"],
                     "properties": {
                         "row": {"type": "integer", "minimum": 0},
-                        "word": {"type": "string"},
+                        "word": {"type": "string", "minLength": 1, "maxLength": 64},
                         "duel": {
                             "type": "string",
+                            "pattern": f"^{DUEL_PATTERN}$",
                             "description": "The duel id (e.g. r3d2). Optional; with it, a "
                             "retry of the guess that ended a round still gets the same answer.",
                         },
@@ -240,7 +276,7 @@ def openapi_document() -> JSON:
             "get": op(
                 "Watch any duel of your tournament",
                 {"200": json_body(ref("Duel"), "The duel")},
-                params=(_TID, path_param("duel_id", "Duel id, e.g. r3d2")),
+                params=(_TID, path_param("duel_id", "Duel id, e.g. r3d2", DUEL_PATTERN)),
             )
         },
     }

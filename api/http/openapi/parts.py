@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import wordlists
+from core import nicknames
+
 JSON = dict[str, Any]
 
 
@@ -19,16 +22,37 @@ def error(description: str) -> JSON:
     return json_body(ref("Error"), description)
 
 
+_RETRY_AFTER = {
+    "Retry-After": {"schema": {"type": "integer", "minimum": 1}, "description": "Seconds."}
+}
+
+
+def _with_headers(response: JSON, headers: JSON) -> JSON:
+    return {**response, "headers": headers}
+
+
 ERRORS = {
-    "400": error("Malformed request (not a JSON object, wrong types)."),
-    "401": error("Missing, malformed or unknown bearer token."),
+    "400": error("Malformed request (not a JSON object, wrong types, unknown fields)."),
+    "401": _with_headers(
+        error("Missing, malformed, unknown, rotated or signed-out bearer token."),
+        {
+            "WWW-Authenticate": {
+                "schema": {"type": "string"},
+                "description": 'Bearer realm="wordle-tournament" (with error="invalid_token" '
+                "when a token was sent but does not work).",
+            }
+        },
+    ),
     "403": error("The caller may not do this (not a member, not the leader, not a player)."),
     "404": error("No such resource."),
     "409": error("Conflicts with the game's state (not your turn, stale row, busy, …)."),
     "422": error("Invalid input (unknown language, word not in the list, bad nickname, …)."),
-    "429": error("Too many requests; see Retry-After."),
-    "503": error("Storage unavailable or too busy; see Retry-After."),
+    "413": error("The request body is over 16 KiB."),
+    "429": _with_headers(error("Too many requests; see Retry-After."), _RETRY_AFTER),
+    "503": _with_headers(error("Storage unavailable or too busy; see Retry-After."), _RETRY_AFTER),
 }
+# Every operation may answer these: a body over the limit, a rate limit.
+ALWAYS = ("413", "429")
 
 
 def op(
@@ -41,7 +65,8 @@ def op(
     params: tuple[JSON, ...] = (),
     extra: JSON | None = None,
 ) -> JSON:
-    op: JSON = {"summary": summary, "responses": {**ok, **{c: ERRORS[c] for c in errors}}}
+    codes = sorted({*errors, *ALWAYS})
+    op: JSON = {"summary": summary, "responses": {**ok, **{c: ERRORS[c] for c in codes}}}
     if not auth:
         op["security"] = []
     if body is not None:
@@ -56,14 +81,39 @@ def op(
     return op
 
 
-def path_param(name: str, description: str) -> JSON:
+def path_param(name: str, description: str, pattern: str) -> JSON:
+    """A path parameter; a value that does not match `pattern` is a 404 (no such resource)."""
     return {
         "name": name,
         "in": "path",
         "required": True,
         "description": description,
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "pattern": f"^{pattern}$"},
     }
+
+
+def id_pattern(prefix: str) -> str:
+    """The ids `Context.new_id` makes: `<prefix>_<16 hex digits>`."""
+    return f"{prefix}_[0-9a-f]{{16}}"
+
+
+LANGUAGE: JSON = {
+    "type": "string",
+    "enum": list(wordlists.LANGUAGES),
+    "description": "A word language (GET /v1/languages).",
+}
+NICKNAME: JSON = {
+    "type": "string",
+    "minLength": nicknames.MIN_LENGTH,
+    "maxLength": nicknames.MAX_LENGTH,
+    "pattern": nicknames.ASCII_PATTERN,
+    "description": f"{nicknames.MIN_LENGTH} to {nicknames.MAX_LENGTH} characters after "
+    "Unicode NFC and collapsing spaces: letters and digits of any script, spaces, '_', '-' "
+    "and '.', at least one visible letter; no invisible or filler characters, no word of the "
+    "blocked-words lists, not confusable with another player's name in your lobby or group "
+    "(the pattern covers ASCII only; the server checks the rest).",
+    "examples": ["BraveOtter42"],
+}
 
 
 NULLABLE_STR = {"type": ["string", "null"]}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.http.openapi.parts import JSON, NULLABLE_INT, NULLABLE_STR, ref
+from api.http.openapi.parts import JSON, LANGUAGE, NICKNAME, NULLABLE_INT, NULLABLE_STR, ref
 
 SCHEMAS: JSON = {
     "Error": {
@@ -24,10 +24,10 @@ SCHEMAS: JSON = {
         "type": "object",
         "required": ["id", "nickname", "rating", "tournaments_played"],
         "properties": {
-            "id": {"type": "string"},
-            "nickname": {"type": "string"},
+            "id": {"type": "string", "minLength": 1},
+            "nickname": NICKNAME,
             "rating": {"type": "integer"},
-            "tournaments_played": {"type": "integer"},
+            "tournaments_played": {"type": "integer", "minimum": 0},
             "lobby_id": NULLABLE_STR,
             "tournament_id": NULLABLE_STR,
             "last_tournament_id": NULLABLE_STR,
@@ -53,7 +53,7 @@ SCHEMAS: JSON = {
     "Language": {
         "type": "object",
         "properties": {
-            "code": {"type": "string"},
+            "code": LANGUAGE,
             "english_name": {"type": "string"},
             "native_name": {"type": "string"},
             "tiles": {"type": "array", "items": {"type": "string"}},
@@ -67,7 +67,7 @@ SCHEMAS: JSON = {
         "type": "object",
         "properties": {
             "id": {"type": "string"},
-            "language": {"type": "string"},
+            "language": LANGUAGE,
             "created_at": {"type": "integer", "description": "ms since the epoch"},
             "rating": NULLABLE_INT,
             "seats": {
@@ -111,7 +111,7 @@ SCHEMAS: JSON = {
         "type": "object",
         "properties": {
             "id": {"type": "string"},
-            "language": {"type": "string"},
+            "language": LANGUAGE,
             "leader": {"type": "string"},
             "invite_code": {"type": "string"},
             "lobby_id": NULLABLE_STR,
@@ -173,7 +173,7 @@ SCHEMAS: JSON = {
         "description": "Everything one screen needs. Times are ms since the epoch.",
         "properties": {
             "id": {"type": "string"},
-            "language": {"type": "string"},
+            "language": LANGUAGE,
             "phase": {"enum": ["intro", "duels", "finished"]},
             "phase_deadline": NULLABLE_INT,
             "round": {"type": "integer"},
