@@ -28,3 +28,11 @@ def body(optional: bool = False) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise svc.BadRequest("the request body must be a JSON object")
     return data
+
+
+def integer(value: Any) -> Any:
+    """JSON has one number type: `2.0` is the integer 2 (as JSON Schema's "integer" says);
+    anything else is returned unchanged for the caller to check."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

@@ -21,9 +21,13 @@ T = TypeVar("T")
 
 CONFLICT_ATTEMPTS = 12
 
-# Every id the service makes (`Context.new_id`): a one-letter kind, "_", 16 hex digits.
-ID_PATTERN = r"[a-z]_[0-9a-f]{16}"
-_ID = re.compile(ID_PATTERN)
+
+def id_pattern(prefix: str) -> str:
+    """The ids `Context.new_id` makes for one kind: `<prefix>_<16 hex digits>`."""
+    return f"{prefix}_[0-9a-f]{{16}}"
+
+
+_ID = re.compile(id_pattern("[a-z]"))
 
 
 def is_id(value: object, prefix: str) -> bool:
@@ -31,7 +35,6 @@ def is_id(value: object, prefix: str) -> bool:
     long or odd id never reaches DynamoDB's key limits)."""
     return (
         isinstance(value, str)
-        and len(value) == 18
         and value.startswith(f"{prefix}_")
         and _ID.fullmatch(value) is not None
     )
@@ -62,7 +65,7 @@ class Context:
         return self.clock()
 
     def new_id(self, prefix: str) -> str:
-        """`<prefix>_<16 hex digits>` (see ID_PATTERN)."""
+        """`<prefix>_<16 hex digits>` (see `id_pattern`)."""
         return f"{prefix}_{secrets.token_hex(8)}"
 
     def limit(self, key: str, per: int, window_s: int) -> None:

@@ -68,7 +68,7 @@ class Groups:
         return retry_on_conflict(attempt)
 
     def join(self, player: PlayerRecord, invite_code: Any) -> GroupRecord:
-        if not isinstance(invite_code, str) or "." not in invite_code or len(invite_code) > 100:
+        if not isinstance(invite_code, str) or len(invite_code) > 100:
             raise errors.BadRequest("invite_code must be an invite code string")
         self.ctx.limit(f"join:{player.id}", per=20, window_s=60)
         group_id, _, secret = invite_code.partition(".")

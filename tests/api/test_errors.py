@@ -371,7 +371,7 @@ def test_503_with_retry_after_when_storage_is_unavailable(
         ("POST", "/v1/queue", {"language": "en"}),
         ("GET", "/v1/queue", None),
         ("DELETE", "/v1/queue", None),
-        ("GET", "/v1/lobbies/l_1", None),
+        ("GET", "/v1/lobbies/l_0000000000000000", None),
         ("POST", "/v1/groups", {"language": "en"}),
         ("POST", "/v1/groups/join", {"invite_code": group["invite_code"]}),
         ("GET", f"/v1/groups/{group['id']}", None),

@@ -8,13 +8,13 @@ from api.http.openapi.parts import (
     JSON,
     LANGUAGE,
     NICKNAME,
-    id_pattern,
     json_body,
     op,
     path_param,
     ref,
 )
 from api.http.openapi.schemas import SCHEMAS
+from api.service.context import id_pattern
 from api.service.tournaments import DUEL_ID
 
 DUEL_PATTERN = DUEL_ID.pattern
@@ -102,6 +102,13 @@ def openapi_document() -> JSON:
                                 "schema": {
                                     "type": "object",
                                     "additionalProperties": False,
+                                    # A rating only for a bot.
+                                    "dependentSchemas": {
+                                        "rating": {
+                                            "required": ["bot"],
+                                            "properties": {"bot": {"const": True}},
+                                        }
+                                    },
                                     "properties": {
                                         "bot": {"type": "boolean", "default": False},
                                         "rating": {

@@ -92,11 +92,6 @@ def path_param(name: str, description: str, pattern: str) -> JSON:
     }
 
 
-def id_pattern(prefix: str) -> str:
-    """The ids `Context.new_id` makes: `<prefix>_<16 hex digits>`."""
-    return f"{prefix}_[0-9a-f]{{16}}"
-
-
 LANGUAGE: JSON = {
     "type": "string",
     "enum": list(wordlists.LANGUAGES),

@@ -27,20 +27,20 @@ def install(app: Flask, service: Service) -> None:
         player = caller(service)
         return group_json(service.groups.join(player, body().get("invite_code")), player)
 
-    @app.get("/v1/groups/<group_id>")
+    @app.get("/v1/groups/<id(g):group_id>")
     def get_group(group_id: str) -> Response:
         return jsonify(service.groups.view(caller(service), group_id))
 
-    @app.post("/v1/groups/<group_id>/start")
+    @app.post("/v1/groups/<id(g):group_id>/start")
     def start_group(group_id: str) -> tuple[Response, int]:
         return jsonify(lobby_view(service.groups.start(caller(service), group_id))), 201
 
-    @app.post("/v1/groups/<group_id>/invite")
+    @app.post("/v1/groups/<id(g):group_id>/invite")
     def new_invite(group_id: str) -> Response:
         player = caller(service)
         return group_json(service.groups.new_invite(player, group_id), player)
 
-    @app.delete("/v1/groups/<group_id>/members/<member_id>")
+    @app.delete("/v1/groups/<id(g):group_id>/members/<id(p):member_id>")
     def remove_member(group_id: str, member_id: str) -> Response:
         player = caller(service)
         record = service.groups.remove(player, group_id, member_id)

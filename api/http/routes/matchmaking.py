@@ -25,6 +25,6 @@ def install(app: Flask, service: Service) -> None:
         service.queue.leave(caller(service))
         return Response(status=204)
 
-    @app.get("/v1/lobbies/<lobby_id>")
+    @app.get("/v1/lobbies/<id(l):lobby_id>")
     def get_lobby(lobby_id: str) -> Response:
         return jsonify(service.queue.lobby(caller(service), lobby_id))

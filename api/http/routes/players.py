@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
-from api.http.requests import body, caller
+from api.http.requests import body, caller, integer
 from api.service import Service
 from api.service import errors as svc
 from api.service.players import profile
@@ -22,12 +22,12 @@ def new_player_options(data: dict[str, Any]) -> tuple[bool, int | None]:
     bot = data.get("bot", False)
     if not isinstance(bot, bool):
         raise svc.BadRequest("bot must be true or false")
-    rating = data.get("rating")
-    if rating is not None and (
-        isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= 4000
-    ):
+    if "rating" not in data:
+        return bot, None
+    rating = integer(data["rating"])
+    if isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= 4000:
         raise svc.BadRequest("rating must be an integer from 0 to 4000")
-    if rating is not None and not bot:
+    if not bot:
         raise svc.BadRequest("only a bot may start at another rating")
     return bot, rating
 

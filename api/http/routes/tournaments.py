@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 
 from api.http.polling import poll_interval
-from api.http.requests import body, caller
+from api.http.requests import body, caller, integer
 from api.service import Service
 from api.service.tournaments import Snapshot
 
@@ -33,7 +33,7 @@ def state_response(snapshot: Snapshot, view: dict[str, Any], status: int = 200) 
 
 
 def install(app: Flask, service: Service) -> None:
-    @app.get("/v1/tournaments/<tournament_id>/state")
+    @app.get("/v1/tournaments/<id(t):tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
         snapshot, view = service.tournaments.state(caller(service), tournament_id)
         wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
@@ -41,20 +41,20 @@ def install(app: Flask, service: Service) -> None:
             return state_response(snapshot, view, 304)
         return state_response(snapshot, view)
 
-    @app.post("/v1/tournaments/<tournament_id>/guesses")
+    @app.post("/v1/tournaments/<id(t):tournament_id>/guesses")
     def guess(tournament_id: str) -> Response:
         player = caller(service)
         data = body()
         snapshot, view = service.tournaments.guess(
-            player, tournament_id, data.get("row"), data.get("word"), data.get("duel")
+            player, tournament_id, integer(data.get("row")), data.get("word"), data.get("duel")
         )
         return state_response(snapshot, view)
 
-    @app.post("/v1/tournaments/<tournament_id>/leave")
+    @app.post("/v1/tournaments/<id(t):tournament_id>/leave")
     def leave_tournament(tournament_id: str) -> Response:
         snapshot, view = service.tournaments.leave(caller(service), tournament_id)
         return state_response(snapshot, view)
 
-    @app.get("/v1/tournaments/<tournament_id>/duels/<duel_id>")
+    @app.get("/v1/tournaments/<id(t):tournament_id>/duels/<duel:duel_id>")
     def watch_duel(tournament_id: str, duel_id: str) -> Response:
         return jsonify(service.tournaments.duel(caller(service), tournament_id, duel_id))
