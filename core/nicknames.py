@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Callable
 
 from core import errors
+from core.name_keys import (
+    NO_BLOCKED_WORDS,
+    BlockedWords,
+    Confusables,
+    blocked_word,
+    is_filler,
+)
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -30,17 +38,37 @@ _ALLOWED_PUNCTUATION = frozenset(" _-.")
 ASCII_PATTERN = r"^[^\x00-\x1f\x21-\x2c\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*$"
 
 
-def generate(rng: random.Random) -> str:
-    return f"{rng.choice(ADJECTIVES)}{rng.choice(ANIMALS)}{rng.randrange(10, 100)}"
+GENERATE_ATTEMPTS = 100
 
 
-def validate(name: str) -> str:
-    """The nickname as it will be stored (NFC, inner spaces collapsed), or InvalidNickname."""
+def generate(rng: random.Random, allowed: Callable[[str], bool] = lambda name: True) -> str:
+    """A friendly name such as "BraveOtter42" that `allowed` accepts (the service passes its
+    blocked-words check: no combination of the lists may ever make a blocked word)."""
+    for _ in range(GENERATE_ATTEMPTS):
+        name = f"{rng.choice(ADJECTIVES)}{rng.choice(ANIMALS)}{rng.randrange(10, 100)}"
+        if allowed(name):
+            return name
+    raise ValueError("no allowed nickname after many attempts: check the word lists")
+
+
+def validate(
+    name: str, blocked: BlockedWords = NO_BLOCKED_WORDS, table: Confusables | None = None
+) -> str:
+    """The nickname as it will be stored (NFC, inner spaces collapsed), or InvalidNickname.
+
+    Refused: other lengths; anything but letters, digits and " _-."; invisible and filler
+    characters (U+3164 HANGUL FILLER, tatweel, zero-width and other format characters…);
+    combining marks that compose with nothing; no visible letter; a blocked word.
+    """
     cleaned = " ".join(unicodedata.normalize("NFC", name).split())
     if not MIN_LENGTH <= len(cleaned) <= MAX_LENGTH:
         raise errors.InvalidNickname(
             f"a nickname has {MIN_LENGTH} to {MAX_LENGTH} characters, not {len(cleaned)}"
         )
+    fillers = sorted({c for c in cleaned if is_filler(c)})
+    if fillers:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in fillers)
+        raise errors.InvalidNickname(f"a nickname may not contain invisible characters ({shown})")
     bad = sorted(
         {
             c
@@ -52,4 +80,6 @@ def validate(name: str) -> str:
         raise errors.InvalidNickname(f"a nickname may not contain {''.join(bad)!r}")
     if not any(unicodedata.category(c)[0] == "L" for c in cleaned):
         raise errors.InvalidNickname("a nickname needs at least one letter")
+    if blocked_word(cleaned, blocked, table or {}) is not None:
+        raise errors.InvalidNickname("this nickname contains a word that is not allowed")
     return cleaned

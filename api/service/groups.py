@@ -8,7 +8,7 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from api.service import errors
+from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.matchmaking import Matchmaking, check_language
 from api.service.tournaments import start_writes
@@ -100,6 +100,8 @@ class Groups:
         if player.id not in group.members:
             raise errors.Forbidden("only members may see a group", code="not_member")
         members = {p.id: p for p in guarded(lambda: self.ctx.repo.get_players(group.members))}
+        present = [m for m in group.members if m in members]
+        shown = dict(zip(present, names.shown([members[m].nickname for m in present]), strict=True))
         return {
             "id": group.id,
             "language": group.language,
@@ -109,7 +111,7 @@ class Groups:
             "members": [
                 {
                     "player_id": m,
-                    "nickname": members[m].nickname if m in members else None,
+                    "nickname": shown.get(m),
                     "rating": members[m].rating if m in members else None,
                     "lobby_id": members[m].lobby_id if m in members else None,
                     "tournament_id": members[m].tournament_id if m in members else None,

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 import wordlists
-from api.service import errors
+from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.tournaments import start_writes
 from api.storage.records import LobbyRecord, PlayerRecord
@@ -172,5 +172,8 @@ class Matchmaking:
         seats = [s.player for s in record.lobby.seats]
         if player.id not in seats:
             raise errors.Forbidden("only seated players may see a lobby", code="not_seated")
-        names = {p.id: p.nickname for p in guarded(lambda: self.ctx.repo.get_players(seats))}
-        return lobby_view(record, names)
+        known = {p.id: p.nickname for p in guarded(lambda: self.ctx.repo.get_players(seats))}
+        present = [s for s in seats if s in known]
+        return lobby_view(
+            record, dict(zip(present, names.shown([known[s] for s in present]), strict=True))
+        )

@@ -9,11 +9,10 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from api.service import errors
+from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import PlayerRecord
 from api.storage.repository import Put
-from core import nicknames
 from core.errors import GameError
 from core.rating import START_RATING
 
@@ -46,7 +45,7 @@ class Players:
         player = PlayerRecord(
             id=self.ctx.new_id("p"),
             token_hash=_hash(secret),
-            nickname=nicknames.generate(self.ctx.rng),
+            nickname=names.generate(self.ctx.rng),
             rating=START_RATING if rating is None else rating,
             created_at=self.ctx.now(),
             bot=bot,
@@ -109,10 +108,13 @@ class Players:
         return retry_on_conflict(attempt)
 
     def rename(self, player: PlayerRecord, nickname: Any) -> PlayerRecord:
+        """R25: a new nickname, unless it looks like (UTS #39 skeleton) the name of another
+        player in the caller's lobby or group (409 `nickname_taken`). A live tournament keeps
+        the names it started with, so a rename while playing shows from the next one."""
         if not isinstance(nickname, str):
             raise errors.Invalid("nickname must be a string", code="invalid_nickname")
         try:
-            cleaned = nicknames.validate(nickname)
+            cleaned = names.validate(nickname)
         except GameError as exc:
             raise errors.from_game_error(exc) from exc
         self.ctx.limit(f"rename:{player.id}", per=10, window_s=3600)
@@ -121,11 +123,33 @@ class Players:
             current = self.ctx.repo.get_player(player.id)
             if current is None:
                 raise errors.NotFound("player not found")
+            wanted = names.key(cleaned)
+            for other in self._neighbours(current):
+                if names.key(other.nickname) == wanted:
+                    raise errors.Conflict(
+                        "another player in your lobby or group has a nickname that looks the "
+                        "same: pick another one",
+                        code="nickname_taken",
+                    )
             updated = replace(current, nickname=cleaned)
             self.ctx.repo.commit([Put(updated)])
             return replace(updated, version=updated.version + 1)
 
         return retry_on_conflict(attempt)
+
+    def _neighbours(self, player: PlayerRecord) -> list[PlayerRecord]:
+        """The other players whose names show beside the player's: its lobby and its group."""
+        ids: set[str] = set()
+        if player.lobby_id is not None:
+            lobby = self.ctx.repo.get_lobby(player.lobby_id)
+            if lobby is not None and lobby.tournament_id is None:
+                ids.update(s.player for s in lobby.lobby.seats)
+        if player.group_id is not None:
+            group = self.ctx.repo.get_group(player.group_id)
+            if group is not None:
+                ids.update(group.group.members)
+        ids.discard(player.id)
+        return self.ctx.repo.get_players(sorted(ids)) if ids else []
 
 
 def profile(player: PlayerRecord) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import wordlists
-from api.service import errors
+from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put, Write
@@ -71,10 +71,10 @@ def start_writes(
 ) -> tuple[Tournament, list[Write]]:
     """D7: the lobby is full, so its tournament starts now, in one transaction with the seats."""
     by_id = {p.id: p for p in players}
-    seats = [
-        tm.Seat(s.player, by_id[s.player].nickname, by_id[s.player].rating, by_id[s.player].bot)
-        for s in lobby.lobby.seats
-    ]
+    order = [by_id[s.player] for s in lobby.lobby.seats]
+    # R25: the tournament shows its names for good; look-alikes get " 2", " 3", … by seat.
+    shown = names.shown([p.nickname for p in order])
+    seats = [tm.Seat(p.id, name, p.rating, p.bot) for p, name in zip(order, shown, strict=True)]
     language = lobby.lobby.language
     tid = ctx.new_id("t")
     t, _ = tm.start(tid, language, seats, now, ctx.rng, ctx.words(language), ctx.settings.timing)
