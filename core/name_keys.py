@@ -118,7 +118,7 @@ class BlockedWords:
 NO_BLOCKED_WORDS = BlockedWords()
 
 
-def _match_keys(text: str, table: Confusables) -> set[str]:
+def match_keys(text: str, table: Confusables) -> set[str]:
     """Blocked-word match keys: leetspeak digits read as letters, no separators, no combining
     marks (an accent does not hide a word), through the confusables both before case folding
     (a capital I is an l) and after it (Cyrillic capitals fold to the lower-case letters the
@@ -142,7 +142,7 @@ def blocked_words(lines: Iterable[str], table: Confusables) -> BlockedWords:
             continue
         lead, trail = entry.startswith("*"), entry.endswith("*")
         kind = "anywhere" if lead and trail else "end" if lead else "start" if trail else "whole"
-        groups[kind].update(key for key in _match_keys(entry.strip("*"), table) if key)
+        groups[kind].update(key for key in match_keys(entry.strip("*"), table) if key)
     return BlockedWords(**{kind: frozenset(keys) for kind, keys in groups.items()})
 
 
@@ -166,12 +166,12 @@ def words_of(name: str) -> list[str]:
 
 def blocked_word(name: str, blocked: BlockedWords, table: Confusables) -> str | None:
     """The blocked word key that `name` contains, or None."""
-    for whole in _match_keys(name, table):
+    for whole in match_keys(name, table):
         for word in blocked.anywhere:
             if word in whole:
                 return word
     for part in words_of(name):
-        for key in _match_keys(part, table):
+        for key in match_keys(part, table):
             if key in blocked.whole:
                 return key
             for word in blocked.start:

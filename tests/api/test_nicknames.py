@@ -1,0 +1,81 @@
+"""R25 nicknames over HTTP: fillers and blocked words refused (422), a look-alike of another
+player's name in the same lobby or group refused (409), and a tournament that starts with
+look-alike names shows them numbered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import BOTH
+from tests.api.helpers import Game, Player
+from tests.api.test_errors import assert_error
+
+
+def rename(game: Game, player: Player, nickname: str) -> Any:
+    return game.call("PATCH", "/v1/me", player, json={"nickname": nickname})
+
+
+@pytest.mark.parametrize("nickname", ["\u3164\u3164\u3164", "\u0640\u0640\u0640", "a\u200bbc"])
+def test_r25_filler_nicknames_are_422(game: Game, nickname: str) -> None:
+    p = game.new_player()
+    assert_error(rename(game, p, nickname), 422, "invalid_nickname")
+    assert game.me(p)["nickname"] == p.nickname
+
+
+@pytest.mark.parametrize("nickname", ["BigFuck", "СУКА", "Kurwa Mać", "Hurensohn"])
+def test_r25_blocked_words_are_422(game: Game, nickname: str) -> None:
+    p = game.new_player()
+    assert_error(rename(game, p, nickname), 422, "invalid_nickname")
+
+
+def test_r25_innocent_names_pass(game: Game) -> None:
+    p = game.new_player()
+    for nickname in ("Scunthorpe", "Dickens", "Страхуй"):
+        r = rename(game, p, nickname)
+        assert r.status_code == 200, (nickname, r.get_json())
+
+
+@BOTH
+def test_r25_a_look_alike_of_a_lobby_mates_name_is_409(game: Game) -> None:
+    a, b, c = game.new_players(3)
+    assert rename(game, a, "Alice").status_code == 200
+    for p in (a, b):
+        assert game.post("/v1/queue", p, json={"language": "en"}).status_code == 201
+    for lookalike in ("Alice", "alice", "Аlice", "A l i c e", "Ａｌｉｃｅ"):
+        assert_error(rename(game, b, lookalike), 409, "nickname_taken")
+    assert rename(game, b, "Alicia").status_code == 200
+    # Not seated with Alice: free to use it (names are not unique worldwide).
+    assert rename(game, c, "Alice").status_code == 200
+
+
+def test_r25_a_look_alike_of_a_group_members_name_is_409(game: Game) -> None:
+    leader, friend = game.new_players(2)
+    assert rename(game, leader, "Boris").status_code == 200
+    group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
+    r = game.post("/v1/groups/join", friend, json={"invite_code": group["invite_code"]})
+    assert r.status_code == 200
+    assert_error(rename(game, friend, "Вoris"), 409, "nickname_taken")
+
+
+@BOTH
+def test_r25_a_tournament_numbers_look_alike_names(game: Game) -> None:
+    players = game.new_players(8)
+    # Renamed before sitting down, so nothing refused them: Bob, a Cyrillic Воb, and bob.
+    for p, nickname in zip(players[:3], ("Bob", "Воb", "bob"), strict=True):
+        assert rename(game, p, nickname).status_code == 200
+    game.post("/v1/queue", players[0], json={"language": "en"})
+    lobby_id = game.me(players[0])["lobby_id"]
+    game.post("/v1/queue", players[1], json={"language": "en"})
+    seats = game.get(f"/v1/lobbies/{lobby_id}", players[0]).get_json()["seats"]
+    assert [s["nickname"] for s in seats] == ["Bob", "Воb 2"]
+    tid = game.queue(players[2:])
+    state = game.state(players[0], tid)
+    shown = {p["id"]: p["nickname"] for p in state["players"]}
+    assert shown[players[0].id] == "Bob"
+    assert shown[players[1].id] == "Воb 2"
+    assert shown[players[2].id] == "bob 3"
+    assert len(set(shown.values())) == 8
+    # The players' own nicknames are unchanged.
+    assert game.me(players[1])["nickname"] == "Воb"
