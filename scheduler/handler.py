@@ -29,8 +29,12 @@ def handler(event: Any, context: Any) -> dict[str, int]:
     """
     try:
         report = _service().sweep()
-    except TypeError as exc:  # pragma: no cover - see the docstring
-        raise RuntimeError(str(exc)) from exc
+    except Exception as exc:
+        # The alarm "sweep-failing" counts this line (infra/alarms.yaml); Lambda's Errors too.
+        log.error("sweep crashed", exc_info=exc, extra={"fields": {"error": type(exc).__name__}})
+        if isinstance(exc, TypeError):  # see the docstring
+            raise RuntimeError(str(exc)) from exc
+        raise
     result = {"due": report.due, "advanced": report.advanced, "failed": report.failed}
     log.info("sweep", extra={"fields": result})
     return result

@@ -49,7 +49,9 @@ def stage(name: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- CloudFormation
 
 
-@pytest.mark.parametrize("template", ["dynamodb.yaml", "function.yaml"])
+@pytest.mark.parametrize(
+    "template", ["dynamodb.yaml", "function.yaml", "alarms.yaml", "backup.yaml"]
+)
 def test_cfn_lint_passes(template: str) -> None:
     done = subprocess.run(
         [str(Path(sys.executable).parent / "cfn-lint"), str(INFRA / template)],

@@ -1,0 +1,210 @@
+"""infra/alarms.yaml and infra/backup.yaml agree with the code: every alarm goes to the topic,
+the metric filters match the log lines the app and the sweep really write, the DynamoDB alarm
+watches the table and each of its indexes, and AWS Backup selects the stage's table beside its
+point-in-time recovery."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from api.http import logs
+from api.storage.table import table_definition
+from tests.deploy.test_infra import cfn
+
+FUNCTION = "wordle-tournament-${Stage}"
+LOG_GROUP = "/aws/lambda/wordle-tournament-${Stage}"
+
+
+def resources(template: str, kind: str) -> dict[str, dict[str, Any]]:
+    found = cfn(template)["Resources"]
+    return {name: r["Properties"] for name, r in found.items() if r["Type"] == kind}
+
+
+def alarms() -> dict[str, dict[str, Any]]:
+    return resources("alarms.yaml", "AWS::CloudWatch::Alarm")
+
+
+def metrics_of(alarm: dict[str, Any]) -> list[dict[str, Any]]:
+    """(namespace, name, dimensions) of every metric an alarm reads."""
+    if "MetricName" in alarm:
+        return [alarm]
+    return [m["MetricStat"]["Metric"] for m in alarm["Metrics"] if "MetricStat" in m]
+
+
+def dimensions(metric: dict[str, Any]) -> dict[str, Any]:
+    return {d["Name"]: d["Value"] for d in metric.get("Dimensions", [])}
+
+
+def test_every_alarm_notifies_the_topic_both_ways() -> None:
+    found = alarms()
+    assert len(found) >= 7
+    for name, alarm in found.items():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopicArn"}], name
+        assert alarm["OKActions"] == [{"Ref": "AlarmTopicArn"}], name
+        assert alarm["AlarmName"]["Fn::Sub"].startswith("wordle-tournament-${Stage}-"), name
+    assert cfn("alarms.yaml")["Parameters"]["AlarmTopicArn"]["Type"] == "String"
+
+
+def test_lambda_errors_and_throttles_are_watched() -> None:
+    watched = {
+        m["MetricName"]
+        for alarm in alarms().values()
+        for m in metrics_of(alarm)
+        if m.get("Namespace") == "AWS/Lambda"
+        and dimensions(m) == {"FunctionName": {"Fn::Sub": FUNCTION}}
+    }
+    assert watched == {"Errors", "Throttles"}
+
+
+def test_dynamodb_throttles_of_the_table_and_every_index_are_watched() -> None:
+    table = {"Fn::Sub": "wordle-tournament-${Stage}"}
+    indexes = [i["IndexName"] for i in table_definition("t")["GlobalSecondaryIndexes"]]
+    wanted = {(name, None) for name in ("ReadThrottleEvents", "WriteThrottleEvents")}
+    wanted |= {(name, i) for name in ("ReadThrottleEvents", "WriteThrottleEvents") for i in indexes}
+    watched = set()
+    for alarm in alarms().values():
+        for m in metrics_of(alarm):
+            if m.get("Namespace") == "AWS/DynamoDB":
+                dims = dimensions(m)
+                assert dims["TableName"] == table
+                watched.add((m["MetricName"], dims.get("GlobalSecondaryIndexName")))
+    assert watched == wanted
+
+
+def test_api_5xx_are_watched_from_the_logs_and_from_api_gateway() -> None:
+    found = alarms()
+    gateway = [a for a in found.values() if a.get("Namespace") == "AWS/ApiGateway"]
+    assert [a["MetricName"] for a in gateway] == ["5xx"]
+    assert cfn("alarms.yaml")["Resources"]["GatewayServerErrorsAlarm"]["Condition"] == "HasApi"
+    assert any(a.get("MetricName") == "ServerErrors" for a in found.values())
+
+
+# ---------------------------------------------------------------------------- log lines
+
+
+@pytest.fixture
+def lines() -> Iterator[io.StringIO]:
+    logger = logging.getLogger("wordle_tournament")
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logs.JsonFormatter())
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def json_lines(stream: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+def filter_patterns() -> dict[str, str]:
+    return {
+        name: props["FilterPattern"]
+        for name, props in resources("alarms.yaml", "AWS::Logs::MetricFilter").items()
+    }
+
+
+def matches(pattern: str, entry: dict[str, Any]) -> bool:
+    """CloudWatch's JSON filter syntax, for the few forms these filters use:
+    `$.f = "s"`, `$.f >= n`, `$.f > n`, joined by && and ||, with parentheses."""
+
+    def term(m: re.Match[str]) -> str:
+        field, op, value = m[1], m[2], m[3]
+        got = entry.get(field)
+        if value.startswith('"'):
+            return str(got == json.loads(value))
+        if not isinstance(got, int | float):
+            return "False"
+        return str(eval(f"{got} {op} {value}"))
+
+    body = pattern.strip()
+    assert body.startswith("{") and body.endswith("}")
+    expression = re.sub(r'\$\.(\w+)\s*(=|>=|>|<=|<)\s*("[^"]*"|-?\d+)', term, body[1:-1])
+    expression = expression.replace("&&", " and ").replace("||", " or ")
+    assert re.fullmatch(r"[\sA-Za-z()]*", expression), expression
+    return bool(eval(expression))
+
+
+class _Sweeper:
+    def __init__(self, report: Any = None, error: Exception | None = None) -> None:
+        self.report, self.error = report, error
+
+    def sweep(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.report
+
+
+def test_the_sweep_filters_match_what_the_sweep_logs(
+    lines: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from api.service.sweep import SweepReport
+    from scheduler import handler
+
+    patterns = filter_patterns()
+    for report, runs, failures in (
+        (SweepReport(due=3, advanced=3, failed=0), True, False),
+        (SweepReport(due=3, advanced=1, failed=2), True, True),
+    ):
+        monkeypatch.setattr(handler, "_service", lambda r=report: _Sweeper(r))
+        handler.handler({}, None)
+        entry = json_lines(lines)[-1]
+        assert matches(patterns["SweepRunsFilter"], entry) is runs
+        assert matches(patterns["SweepFailuresFilter"], entry) is failures
+    monkeypatch.setattr(handler, "_service", lambda: _Sweeper(error=OSError("store down")))
+    with pytest.raises(OSError):
+        handler.handler({}, None)
+    crashed = json_lines(lines)[-1]
+    assert crashed["level"] == "error"
+    assert matches(patterns["SweepFailuresFilter"], crashed)
+    assert not matches(patterns["SweepRunsFilter"], crashed)
+
+
+def test_the_5xx_filter_matches_the_request_lines(lines: io.StringIO) -> None:
+    from api.config import Settings
+    from api.http.app import create_app
+    from api.service import Service
+    from api.service.context import Context
+    from api.storage.memory import InMemoryRepository
+    from tests.api.helpers import BrokenRepo
+
+    broken = BrokenRepo(InMemoryRepository())
+    client = create_app(Service(Context(broken, Settings()))).test_client()
+    assert client.get("/v1/health").status_code == 200
+    broken.down = True
+    assert client.get("/v1/health").status_code == 503
+    ok, down = [e for e in json_lines(lines) if e["message"] == "request"][-2:]
+    pattern = filter_patterns()["ServerErrorsFilter"]
+    assert not matches(pattern, ok)
+    assert matches(pattern, down)
+
+
+# ---------------------------------------------------------------------------- backup
+
+
+def test_aws_backup_selects_the_stage_table_beside_point_in_time_recovery() -> None:
+    table = cfn("dynamodb.yaml")["Resources"]["Table"]["Properties"]
+    assert table["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+    (selection,) = resources("backup.yaml", "AWS::Backup::BackupSelection").values()
+    arn = "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/"
+    assert selection["BackupSelection"]["Resources"] == [
+        {"Fn::Sub": arn + "wordle-tournament-${Stage}"}
+    ]
+    (plan,) = resources("backup.yaml", "AWS::Backup::BackupPlan").values()
+    (rule,) = plan["BackupPlan"]["BackupPlanRule"]
+    assert rule["ScheduleExpression"].startswith("cron(")
+    assert rule["Lifecycle"]["DeleteAfterDays"] == {"Ref": "RetentionDays"}
+    vault = cfn("backup.yaml")["Resources"]["Vault"]
+    assert vault["DeletionPolicy"] == "Retain"
