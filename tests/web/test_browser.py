@@ -87,6 +87,14 @@ def new_page(
     # a test asks for another.
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = context.new_page()
+    # The app sends a strict Content-Security-Policy (api/http/app.py): anything it blocks
+    # becomes a console error, and so fails the test like any other. (It also forbids eval, so
+    # every wait_for_function below is an arrow function: Playwright polls a plain expression
+    # string through eval.)
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => console.error("
+        "'CSP violation: ' + e.effectiveDirective + ' ' + e.blockedURI))"
+    )
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # The invalid guess's 422 is expected; any other console error or page error fails the test.
@@ -110,13 +118,16 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
     shot = Shots(page, artifacts, "desktop")
 
     # Home: a generated nickname, editable; the rating; the language picker.
-    page.goto(live.url)
+    served = page.goto(live.url)
+    assert "frame-ancestors 'none'" in served.headers["content-security-policy"]
     page.wait_for_selector("#play")
     assert page.locator("#rating").inner_text() == "1000"
     page.click("#edit-nickname")
     page.fill("#nickname-input", "Browser Ace")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.getElementById('nickname')?.textContent === 'Browser Ace'")
+    page.wait_for_function(
+        "() => document.getElementById('nickname')?.textContent === 'Browser Ace'"
+    )
     assert page.locator("#language").input_value() == "en"
     shot("home")
     token = page.evaluate("localStorage.getItem('wt.token')")
@@ -170,6 +181,7 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
                 shot("duel-typing")
                 page.click('#keyboard [data-key="Enter"]')
                 page.wait_for_function(
+                    "() => "
                     f"document.querySelectorAll('#board .brow.played').length > {rows}"
                     " || document.body.dataset.view !== 'duel'"
                 )
@@ -180,6 +192,7 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
                 # R11: nobody plays; the turn times out and shows as a skipped row.
                 skipped = page.locator("#board .brow.skipped").count()
                 page.wait_for_function(
+                    "() => "
                     f"document.querySelectorAll('#board .brow.skipped').length > {skipped}"
                     " || document.body.dataset.view !== 'duel'",
                     timeout=TURN_MS + 6_000,
@@ -196,6 +209,7 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
             page.keyboard.type(valid_word(length, rng))
             page.keyboard.press("Enter")
             page.wait_for_function(
+                "() => "
                 f"document.querySelectorAll('#board .brow.played').length > {rows}"
                 " || document.body.dataset.view !== 'duel'"
             )
@@ -206,6 +220,7 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
             page.reload()
             page.wait_for_selector("#lives .life.you")
             page.wait_for_function(
+                "() => "
                 "['duel', 'waiting', 'intro', 'out', 'results']"
                 ".includes(document.body.dataset.view)"
             )
@@ -223,7 +238,7 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
             if current == "out":
                 # R9: eliminated, with the place (fixed when the round ends) and rating change.
                 page.wait_for_function(
-                    "!/fixed/.test(document.getElementById('out-place').textContent)",
+                    "() => !/fixed/.test(document.getElementById('out-place').textContent)",
                     timeout=60_000,
                 )
                 assert re.fullmatch(r"\d+(st|nd|rd|th)", page.locator("#out-place").inner_text())

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 def members(page: Any, n: int) -> None:
     """Wait until the group screen lists n members (the group screen polls every 2 s)."""
-    page.wait_for_function(f"document.querySelectorAll('#members .member').length === {n}")
+    page.wait_for_function(f"() => document.querySelectorAll('#members .member').length === {n}")
 
 
 def test_a_friend_joins_through_the_invite_link_and_a_revoked_link_is_refused(
@@ -64,6 +64,7 @@ def test_a_friend_joins_through_the_invite_link_and_a_revoked_link_is_refused(
     # A new link revokes the old one: opened in a third browser, the old link says so clearly.
     leader.click("#new-invite")
     leader.wait_for_function(
+        "() => "
         f"document.getElementById('invite-link').value !== {link!r}"
         " && document.getElementById('invite-link').value.includes('/#/join/')"
     )
@@ -73,6 +74,7 @@ def test_a_friend_joins_through_the_invite_link_and_a_revoked_link_is_refused(
     stranger.wait_for_selector("#toast.show.error")
     assert stranger.locator("#toast").inner_text() == "This invite link is not valid (any more)"
     stranger.wait_for_function(
+        "() => "
         "document.getElementById('alert').textContent"
         " === 'This invite link is not valid (any more)'"
     )
@@ -90,10 +92,10 @@ def test_a_friend_joins_through_the_invite_link_and_a_revoked_link_is_refused(
     leader.click("#start")
     for page in (leader, friend):
         page.wait_for_function(
-            "['lobby', 't'].includes(document.body.dataset.screen)", timeout=15_000
+            "() => ['lobby', 't'].includes(document.body.dataset.screen)", timeout=15_000
         )
     for page in (leader, friend):
-        page.wait_for_function("location.hash.startsWith('#/t/')", timeout=30_000)
+        page.wait_for_function("() => location.hash.startsWith('#/t/')", timeout=30_000)
         page.wait_for_selector("#lives .life.you")
     assert leader.evaluate("location.hash") == friend.evaluate("location.hash")
     assert leader.locator("#lives .life").count() == 8
