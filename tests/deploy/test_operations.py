@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from api.http import logs
 from api.storage.table import table_definition
+from tests.api import test_openapi_and_logs
 from tests.deploy.test_infra import cfn
 
 FUNCTION = "wordle-tournament-${Stage}"
+# The fixture of the app's JSON log lines, captured.
+log_lines = test_openapi_and_logs.log_lines
 LOG_GROUP = "/aws/lambda/wordle-tournament-${Stage}"
 
 
@@ -89,22 +89,6 @@ def test_api_5xx_are_watched_from_the_logs_and_from_api_gateway() -> None:
 # ---------------------------------------------------------------------------- log lines
 
 
-@pytest.fixture
-def lines() -> Iterator[io.StringIO]:
-    logger = logging.getLogger("wordle_tournament")
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logs.JsonFormatter())
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
-        yield stream
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-
-
 def json_lines(stream: io.StringIO) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stream.getvalue().splitlines()]
 
@@ -148,7 +132,7 @@ class _Sweeper:
 
 
 def test_the_sweep_filters_match_what_the_sweep_logs(
-    lines: io.StringIO, monkeypatch: pytest.MonkeyPatch
+    log_lines: io.StringIO, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from api.service.sweep import SweepReport
     from scheduler import handler
@@ -160,19 +144,19 @@ def test_the_sweep_filters_match_what_the_sweep_logs(
     ):
         monkeypatch.setattr(handler, "_service", lambda r=report: _Sweeper(r))
         handler.handler({}, None)
-        entry = json_lines(lines)[-1]
+        entry = json_lines(log_lines)[-1]
         assert matches(patterns["SweepRunsFilter"], entry) is runs
         assert matches(patterns["SweepFailuresFilter"], entry) is failures
     monkeypatch.setattr(handler, "_service", lambda: _Sweeper(error=OSError("store down")))
     with pytest.raises(OSError):
         handler.handler({}, None)
-    crashed = json_lines(lines)[-1]
+    crashed = json_lines(log_lines)[-1]
     assert crashed["level"] == "error"
     assert matches(patterns["SweepFailuresFilter"], crashed)
     assert not matches(patterns["SweepRunsFilter"], crashed)
 
 
-def test_the_5xx_filter_matches_the_request_lines(lines: io.StringIO) -> None:
+def test_the_5xx_filter_matches_the_request_lines(log_lines: io.StringIO) -> None:
     from api.config import Settings
     from api.http.app import create_app
     from api.service import Service
@@ -185,7 +169,7 @@ def test_the_5xx_filter_matches_the_request_lines(lines: io.StringIO) -> None:
     assert client.get("/v1/health").status_code == 200
     broken.down = True
     assert client.get("/v1/health").status_code == 503
-    ok, down = [e for e in json_lines(lines) if e["message"] == "request"][-2:]
+    ok, down = [e for e in json_lines(log_lines) if e["message"] == "request"][-2:]
     pattern = filter_patterns()["ServerErrorsFilter"]
     assert not matches(pattern, ok)
     assert matches(pattern, down)
