@@ -21,8 +21,8 @@ def caller(service: Service) -> PlayerRecord:
 
 
 def body(optional: bool = False) -> dict[str, Any]:
-    """The body as a JSON object; with `optional`, an empty body is the empty object."""
-    if optional and not request.get_data(cache=True).strip():
+    """The body as a JSON object; with `optional`, no body at all is the empty object."""
+    if optional and not request.get_data(cache=True):
         return {}
     data = request.get_json(force=True, silent=True)
     if not isinstance(data, dict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -34,6 +35,10 @@ from api.storage.repository import Repository
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+_CONVERTER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+_PLAIN = r"<\1>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +71,8 @@ class Instrument:
             rule, _ = self.app.url_map.bind_to_environ(environ).match(return_rule=True)
         except HTTPException:
             return f"{method} <unmatched>"
-        return f"{method} {rule.rule}"
+        # `<id(t):tournament_id>` is labelled `<tournament_id>`, as the clients name it.
+        return f"{method} {_CONVERTER.sub(_PLAIN, rule.rule)}"
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         statuses: list[int] = []

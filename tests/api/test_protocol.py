@@ -270,6 +270,7 @@ def test_the_web_client_has_a_content_security_policy(game: Game, url: str) -> N
         {"json": 1},
         {"data": "{", "content_type": "application/json"},
         {"data": "null", "content_type": "application/json"},
+        {"data": "\n", "content_type": "application/json"},  # not JSON, not empty either
     ],
 )
 def test_new_player_bodies_are_checked(game: Game, kwargs: dict[str, Any]) -> None:
@@ -278,7 +279,7 @@ def test_new_player_bodies_are_checked(game: Game, kwargs: dict[str, Any]) -> No
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{}, {"json": {}}, {"json": {"bot": False}}, {"data": " ", "content_type": "x/y"}]
+    "kwargs", [{}, {"json": {}}, {"json": {"bot": False}}, {"data": "", "content_type": "x/y"}]
 )
 def test_new_player_body_may_be_empty_or_an_empty_object(
     game: Game, kwargs: dict[str, Any]

@@ -20,7 +20,7 @@ from api.storage.dynamo_errors import translate
 from api.storage.items import to_item
 from api.storage.meter import item_size
 from api.storage.records import PlayerRecord
-from api.storage.repository import Conflict, Put, StorageError, Unavailable
+from api.storage.repository import Conflict, Put, Rejected, StorageError, Unavailable
 from api.storage.table import DUE_SHARDS, table_definition
 from api.storage.writes import new_write_id
 from tests.storage.factories import finished_tournament, live_tournament, lobby, player
@@ -221,7 +221,8 @@ def _client_error(code: str, reasons: tuple[str, ...] = ()) -> ClientError:
         (_client_error("InternalServerError"), Unavailable),
         (_client_error("ResourceNotFoundException"), Unavailable),
         (EndpointConnectionError(endpoint_url="http://x"), Unavailable),
-        (_client_error("ValidationException"), StorageError),
+        (_client_error("ValidationException"), Rejected),
+        (_client_error("SomethingUnknown"), StorageError),
     ],
 )
 def test_errors_are_translated(error: Exception, kind: type[StorageError]) -> None:
