@@ -294,7 +294,9 @@ def test_d17_the_picker_switches_the_language_and_the_choice_survives_a_reload(
     page.focus("#interface-language")  # as a keyboard user would
     page.select_option("#interface-language", "ru")
     ru = catalogue("ru")
-    page.wait_for_function(f"document.getElementById('play')?.textContent === {ru['home.play']!r}")
+    page.wait_for_function(
+        f"() => document.getElementById('play')?.textContent === {ru['home.play']!r}"
+    )
     assert page.evaluate("document.documentElement.lang") == "ru"
     assert page.title() == ru["app.title"]
     assert page.locator(".brand-name").inner_text() == ru["app.title"]
@@ -312,7 +314,7 @@ def test_d17_the_picker_switches_the_language_and_the_choice_survives_a_reload(
 
     # And back: the saved choice beats the browser's own language (English here).
     page.select_option("#interface-language", "en")
-    page.wait_for_function("document.getElementById('play')?.textContent === 'Play'")
+    page.wait_for_function("() => document.getElementById('play')?.textContent === 'Play'")
     page.reload()
     page.wait_for_selector("#play")
     assert page.evaluate("document.documentElement.lang") == "en"
@@ -336,7 +338,7 @@ def test_r25_a_refused_nickname_is_explained_in_the_players_language(
     page.fill("#nickname-input", "Ace@Home")
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "document.getElementById('toast').textContent.includes('@')", timeout=5_000
+        "() => document.getElementById('toast').textContent.includes('@')", timeout=5_000
     )
     assert page.locator("#toast").inner_text() == de["nickname.characters"].format(chars="@")
     page.wait_for_timeout(300)
