@@ -163,9 +163,7 @@ def _install_errors(app: Flask, log: logging.Logger) -> None:
         fields = {"request_id": request.environ.get(REQUEST_ID), "error": str(exc)[:500]}
         if isinstance(exc, storage.Rejected):
             log.warning("storage rejected a request", extra={"fields": fields})
-            return error_response(
-                400, "rejected_by_storage", "the request could not be stored as sent"
-            )
+            return error_response(400, "malformed", "the request could not be stored as sent")
         log.error("storage error", extra={"fields": fields})
         retry = exc.retry_after if isinstance(exc, storage.Unavailable) else 1
         response = error_response(503, "storage_unavailable", "storage failed, try again shortly")

@@ -92,9 +92,7 @@ def guarded(action: Callable[[], T]) -> T:
             "storage is unavailable, try again shortly", exc.retry_after
         ) from exc
     except storage.Rejected as exc:
-        raise errors.BadRequest(
-            "the request could not be stored as sent", code="rejected_by_storage"
-        ) from exc
+        raise errors.BadRequest("the request could not be stored as sent") from exc
 
 
 def retry_on_conflict(attempt: Callable[[], T]) -> T:

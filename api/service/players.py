@@ -109,8 +109,9 @@ class Players:
 
     def rename(self, player: PlayerRecord, nickname: Any) -> PlayerRecord:
         """R25: a new nickname, unless it looks like (UTS #39 skeleton) the name of another
-        player in the caller's lobby or group (409 `nickname_taken`). A live tournament keeps
-        the names it started with, so a rename while playing shows from the next one."""
+        player in the caller's lobby or group (422 `invalid_nickname`, reason `look_alike`).
+        A live tournament keeps the names it started with, so a rename while playing shows
+        from the next one."""
         if not isinstance(nickname, str):
             raise errors.Invalid("nickname must be a string", code="invalid_nickname")
         try:
@@ -126,10 +127,11 @@ class Players:
             wanted = names.key(cleaned)
             for other in self._neighbours(current):
                 if names.key(other.nickname) == wanted:
-                    raise errors.Conflict(
+                    raise errors.Invalid(
                         "another player in your lobby or group has a nickname that looks the "
                         "same: pick another one",
-                        code="nickname_taken",
+                        code="invalid_nickname",
+                        reason="look_alike",
                     )
             updated = replace(current, nickname=cleaned)
             self.ctx.repo.commit([Put(updated)])

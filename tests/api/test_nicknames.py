@@ -1,5 +1,5 @@
 """R25 nicknames over HTTP: fillers and blocked words refused (422), a look-alike of another
-player's name in the same lobby or group refused (409), and a tournament that starts with
+player's name in the same lobby or group refused (422 too), and a tournament that starts with
 look-alike names shows them numbered."""
 
 from __future__ import annotations
@@ -38,25 +38,26 @@ def test_r25_innocent_names_pass(game: Game) -> None:
 
 
 @BOTH
-def test_r25_a_look_alike_of_a_lobby_mates_name_is_409(game: Game) -> None:
+def test_r25_a_look_alike_of_a_lobby_mates_name_is_422(game: Game) -> None:
     a, b, c = game.new_players(3)
     assert rename(game, a, "Alice").status_code == 200
     for p in (a, b):
         assert game.post("/v1/queue", p, json={"language": "en"}).status_code == 201
     for lookalike in ("Alice", "alice", "Аlice", "A l i c e", "Ａｌｉｃｅ"):
-        assert_error(rename(game, b, lookalike), 409, "nickname_taken")
+        error = assert_error(rename(game, b, lookalike), 422, "invalid_nickname")
+        assert error["details"]["reason"] == "look_alike"
     assert rename(game, b, "Alicia").status_code == 200
     # Not seated with Alice: free to use it (names are not unique worldwide).
     assert rename(game, c, "Alice").status_code == 200
 
 
-def test_r25_a_look_alike_of_a_group_members_name_is_409(game: Game) -> None:
+def test_r25_a_look_alike_of_a_group_members_name_is_422(game: Game) -> None:
     leader, friend = game.new_players(2)
     assert rename(game, leader, "Boris").status_code == 200
     group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
     r = game.post("/v1/groups/join", friend, json={"invite_code": group["invite_code"]})
     assert r.status_code == 200
-    assert_error(rename(game, friend, "Вoris"), 409, "nickname_taken")
+    assert_error(rename(game, friend, "Вoris"), 422, "invalid_nickname")
 
 
 @BOTH

@@ -18,7 +18,7 @@ def new_player_options(data: dict[str, Any]) -> tuple[bool, int | None]:
     """`{"bot": bool, "rating": 0..4000}`, every field optional; anything else is a 400."""
     unknown = sorted(set(data) - _NEW_PLAYER_FIELDS)
     if unknown:
-        raise svc.BadRequest(f"unknown field(s): {', '.join(unknown)[:200]}", code="unknown_field")
+        raise svc.BadRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
     bot = data.get("bot", False)
     if not isinstance(bot, bool):
         raise svc.BadRequest("bot must be true or false")
