@@ -53,6 +53,7 @@ class Settings:
     # What answers at the endpoint: "dynamodb" (AWS, or DYNAMODB_ENDPOINT), "dynamodb-local"
     # or "moto" (both started by `make run`, see api/storage/stores.py). Reported by /v1/health.
     store: str = "dynamodb"
+    data_dir: str | None = None  # DynamoDB Local's folder (None: .data/ in the checkout)
     dynamodb_endpoint: str | None = None  # None: real AWS (credentials and region from boto3)
     region: str = DEFAULT_REGION
     timing: Timing = field(default_factory=Timing)
@@ -70,6 +71,7 @@ class Settings:
         return cls(
             table_name=env.get("WT_TABLE", DEFAULT_TABLE),
             store=_store(env.get("WT_STORE")),
+            data_dir=env.get("WT_DATA_DIR") or None,
             dynamodb_endpoint=env.get("DYNAMODB_ENDPOINT") or None,
             region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
             timing=Timing(

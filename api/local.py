@@ -1,8 +1,8 @@
 """`make run`: the whole stack in one process.
 
-An embedded moto DynamoDB server (unless DYNAMODB_ENDPOINT, or AWS credentials and a region, are
-set), the table created at start, the Flask API and browser client, the sweep every second, and
-the practice bots' pool (WT_BOTS).
+The store (WT_STORE: DynamoDB Local by default, its data in WT_DATA_DIR; see api/storage/stores.py)
+with the table created if missing, the Flask API and browser client, the sweep every second, and
+the practice bots' pool (WT_BOTS). Ctrl-C or SIGTERM stops everything, DynamoDB Local included.
 """
 
 from __future__ import annotations
@@ -20,23 +20,35 @@ from api.http.app import create_app
 from api.service import Service
 from api.service.context import Context
 from api.storage.dynamo import DynamoRepository, create_table
-from api.storage.local import start_local_dynamodb
+from api.storage.dynamodb_local import stop_on_sigterm
+from api.storage.stores import open_store
 from scheduler import loop
 
 
-def main() -> int:
-    os.environ.setdefault("WT_BOTS", "1")  # practice bots under `make run`, unless WT_BOTS=0
-    settings = Settings.from_env()
+def local_settings(env: dict[str, str]) -> Settings:
+    """The environment's settings with `make run`'s defaults: practice bots, and DynamoDB Local
+    unless WT_STORE names another store or a DYNAMODB_ENDPOINT is given without it."""
+    defaults = {"WT_BOTS": "1"}
+    if not env.get("WT_STORE") and not env.get("DYNAMODB_ENDPOINT"):
+        defaults["WT_STORE"] = "dynamodb-local"
+    settings = Settings.from_env({**defaults, **env})
     if settings.bots and not settings.bot_key:
         settings = replace(settings, bot_key=secrets.token_urlsafe(24))  # new every run
-    uses_aws = bool(
-        (os.environ.get("AWS_ACCESS_KEY_ID") or os.environ.get("AWS_PROFILE"))
-        and (os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION"))
-    )
-    if settings.dynamodb_endpoint is None and not uses_aws:
-        endpoint = start_local_dynamodb()
-        settings = replace(settings, dynamodb_endpoint=endpoint)
-        print(f"embedded DynamoDB (moto) at {endpoint}", file=sys.stderr)
+    return settings
+
+
+def main() -> int:
+    settings = local_settings(dict(os.environ))
+    stop_on_sigterm()
+    store = open_store(settings)
+    try:
+        serve(store.settings, store.where)
+    finally:
+        store.close()
+    return 0
+
+
+def serve(settings: Settings, where: str) -> None:
     create_table(settings)
     service = Service(Context(DynamoRepository(settings), settings))
     loop.start(service)
@@ -51,13 +63,14 @@ def main() -> int:
         )
     timing = settings.timing
     print(
+        f"store {settings.store}, table {settings.table_name}: {where}\n"
         f"Wordle Tournament on http://127.0.0.1:{settings.port} "
         f"(turn {timing.turn_ms / 1000:g} s, intro {timing.intro_ms / 1000:g} s, "
         f"reconnect {timing.reconnect_ms / 1000:g} s) — Ctrl-C stops it",
         file=sys.stderr,
+        flush=True,
     )
     run_simple("127.0.0.1", settings.port, app, threaded=True, use_reloader=False)
-    return 0
 
 
 if __name__ == "__main__":

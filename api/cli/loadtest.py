@@ -1,7 +1,8 @@
 """`wordle-tournament loadtest`: N concurrent tournaments of bot clients, measured.
 
-Without --url it starts the local stack in this process (moto DynamoDB with the capacity meter,
-the sweep, the API on a free port, rate limits off, short timers) and stops it afterwards.
+Without --url it starts the local stack (DynamoDB Local in memory, or --backend moto/memory; the
+service with the capacity meter, the sweep, the API on a free port, rate limits off, short
+timers) and stops it afterwards, DynamoDB Local included (also on Ctrl-C or SIGTERM).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from api.config import Settings
 from api.loadtest.harness import Harness, HarnessConfig, languages
 from api.loadtest.prices import PriceModel
 from api.loadtest.report import build_report, plot, summary
-from api.loadtest.stack import LocalStack, start_local_stack
+from api.loadtest.stack import BACKENDS, LocalStack, start_local_stack
+from api.storage.dynamodb_local import stop_on_sigterm
 from core.timing import Timing
 
 
@@ -37,9 +39,9 @@ def register(commands: Any) -> None:
     p.add_argument("--intro-seconds", type=float, default=2.0, help="local stack: intro (2)")
     p.add_argument(
         "--backend",
-        choices=("moto", "moto-inprocess", "memory"),
-        default="moto",
-        help="local stack",
+        choices=BACKENDS,
+        default=BACKENDS[0],
+        help=f"local stack's store ({BACKENDS[0]})",
     )
     p.add_argument("--bot-key", help="with --url: the server's WT_BOT_KEY, to mark bots")
     p.add_argument("--think-scale", type=float, default=1.0, help="bots' thinking time × this")
@@ -84,7 +86,7 @@ def run_loadtest(
     duration_s: float,
     url: str | None = None,
     settings: Settings | None = None,
-    backend: str = "moto",
+    backend: str = BACKENDS[0],
     language_codes: tuple[str, ...] = ("en",),
     bot_key: str | None = None,
     think_scale: float = 1.0,
@@ -140,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         print("--tournaments and --duration must be positive", file=sys.stderr)
         return 2
     settings = None if args.url else local_settings(args.turn_seconds, args.intro_seconds)
+    stop_on_sigterm()  # SIGTERM exits through the handlers that stop DynamoDB Local
     print(
         f"loadtest: {args.tournaments} tournaments for {args.duration:g} s against "
         f"{args.url or 'the local stack (' + args.backend + ')'}",

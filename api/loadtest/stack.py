@@ -1,5 +1,6 @@
-"""The local stack for a load test: moto DynamoDB in a child process (or the in-memory fake), and
-in this process the service with its capacity meter, the sweep, and the Flask app on a free port.
+"""The local stack for a load test: DynamoDB Local (or moto in a child process, or the in-memory
+fake), and in this process the service with its capacity meter, the sweep, and the Flask app on
+a free port.
 
 `Instrument` wraps the app as WSGI middleware and records every request the server answered,
 with its route, status, time and the DynamoDB units it used (a `Meter.scope` per request). That
@@ -9,11 +10,8 @@ is the server's side of the count the load test reports.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -33,6 +31,7 @@ from api.service.context import Context
 from api.storage.meter import Meter, Scope
 from api.storage.repository import Repository
 
+BACKENDS = ("dynamodb-local", "moto", "memory")  # the first is the default
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
@@ -156,40 +155,6 @@ def _free_port() -> int:
         return port
 
 
-def start_moto_process(timeout_s: float = 30.0) -> tuple[str, Callable[[], None]]:
-    """moto's DynamoDB in a child process: the API and the bots keep this process's GIL, and
-    on a 2-core machine moto (the bottleneck: a few hundred calls per second) gets the other
-    core."""
-    port = _free_port()
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
-    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    child = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-    def stop() -> None:
-        child.terminate()
-        try:
-            child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            child.kill()
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if child.poll() is not None:
-            raise RuntimeError(f"moto exited with {child.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return f"http://127.0.0.1:{port}", stop
-        except OSError:
-            time.sleep(0.1)
-    stop()
-    raise RuntimeError("moto did not start")
-
-
 def _repository(
     settings: Settings, backend: str, closers: list[Callable[[], None]]
 ) -> tuple[Repository, Meter | None, Settings]:
@@ -199,28 +164,32 @@ def _repository(
         return InMemoryRepository(), None, settings
     import pynamodb.settings
 
+    from api.storage import moto_server
     from api.storage.dynamo import DynamoRepository, create_table
-    from api.storage.local import start_local_dynamodb
+    from api.storage.dynamodb_local import MEMORY
+    from api.storage.stores import open_store
 
     # One process serves every request here (a Lambda instance serves one at a time): let
     # botocore keep a connection per concurrent request instead of PynamoDB's default 10.
     pynamodb.settings.default_settings_dict["max_pool_connections"] = 64
     if settings.dynamodb_endpoint is None:
-        if backend == "moto-inprocess":
-            endpoint = start_local_dynamodb()
-        else:
-            endpoint, stop = start_moto_process()
+        if backend == "moto":
+            endpoint, stop = moto_server.start_process()
+            settings = replace(settings, dynamodb_endpoint=endpoint, store="moto")
             closers.append(stop)
-        settings = replace(settings, dynamodb_endpoint=endpoint)
+        else:
+            store = open_store(replace(settings, store="dynamodb-local", data_dir=MEMORY))
+            settings = store.settings
+            closers.append(store.close)
     settings = replace(settings, table_name=f"loadtest-{uuid.uuid4().hex[:8]}")
     create_table(settings)
     meter = Meter()
     return DynamoRepository(settings, meter), meter, settings
 
 
-def start_local_stack(settings: Settings, backend: str = "moto") -> LocalStack:
-    """Start everything. `backend`: "moto" (DynamoDB's wire protocol in a child process, with
-    the capacity meter), "moto-inprocess" (as `make run` has it) or "memory" (no meter)."""
+def start_local_stack(settings: Settings, backend: str = BACKENDS[0]) -> LocalStack:
+    """Start everything. `backend`: "dynamodb-local" (DynamoDB Local in memory), "moto" (in a
+    child process), both metered, or "memory" (the in-memory fake, no meter)."""
     from scheduler import loop
 
     closers: list[Callable[[], None]] = []
@@ -237,7 +206,7 @@ def start_local_stack(settings: Settings, backend: str = "moto") -> LocalStack:
 
 
 @contextmanager
-def running(settings: Settings, backend: str = "moto") -> Iterator[LocalStack]:
+def running(settings: Settings, backend: str = BACKENDS[0]) -> Iterator[LocalStack]:
     stack = start_local_stack(settings, backend)
     try:
         yield stack

@@ -76,8 +76,8 @@ class DynamoRepository(Repository):
         better off answering 503 with Retry-After than waiting out botocore's 60 s defaults.
         A retried write that had landed counts as done (api/storage/writes.py).
         """
+        self.settings = settings
         self.table_name = settings.table_name
-        self.store = settings.store
         self.meter = meter if meter is not None else Meter()
         self._conn = TableConnection(
             settings.table_name,
@@ -96,7 +96,7 @@ class DynamoRepository(Repository):
         return self._conn.connection.client
 
     def describe(self) -> dict[str, str | None]:
-        return {"store": self.store, "table": self.table_name}
+        return {"store": self.settings.store, "table": self.table_name}
 
     # ------------------------------------------------------------------ reads
 

@@ -2,17 +2,15 @@
 service with a fake clock and seeded randomness, a test client, and a `game` driver.
 
 The repository is the in-memory fake unless a test parametrizes `repo` indirectly with
-"dynamo": then it is a DynamoRepository on a fresh table of an embedded moto server (one server
-per session, one table per test).
+"dynamo": then it is a DynamoRepository on a fresh table of moto (tests/conftest.py: one server
+per session, one table per test), or with "dynamodb-local": the same on DynamoDB Local.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from api.storage.memory import InMemoryRepository
 from api.storage.repository import Repository
 from core.timing import Timing
 from tests.api.helpers import FakeClock, Game
+from tests.conftest import MakeTable
 
 # Short game timers (the clock is fake anyway: nothing ever sleeps).
 TIMING = Timing(turn_ms=8_000, intro_ms=4_000, reconnect_ms=30_000)
@@ -51,15 +50,6 @@ def _quiet_request_logs() -> Iterator[None]:
     logger.setLevel(level)
 
 
-@pytest.fixture(scope="session")
-def dynamo_endpoint() -> Iterator[str]:
-    """An embedded moto server (real HTTP, as in AWS) for the whole session."""
-    from api.storage.local import start_local_dynamodb, stop_local_dynamodb
-
-    yield start_local_dynamodb()  # sets dummy credentials when there are none
-    stop_local_dynamodb()
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(T0)
@@ -71,28 +61,9 @@ def settings() -> Settings:
 
 
 @pytest.fixture
-def make_dynamo(request: pytest.FixtureRequest) -> Iterator[Callable[[Settings], Repository]]:
-    """DynamoRepositories on new tables (rate-limit counters and all start empty)."""
-    made: list[Any] = []
-
-    def make(settings: Settings) -> Repository:
-        from api.storage import dynamo
-
-        endpoint = request.getfixturevalue("dynamo_endpoint")
-        own = replace(
-            settings,
-            table_name=f"wt-api-{uuid.uuid4().hex[:12]}",
-            dynamodb_endpoint=endpoint,
-            region="us-east-1",
-        )
-        repository = dynamo.DynamoRepository(own)
-        repository.create_table()
-        made.append(repository)
-        return repository
-
-    yield make
-    for repository in made:
-        repository.delete_table()  # keep moto's memory flat
+def make_dynamo(make_table: MakeTable) -> Callable[[Settings], Repository]:
+    """DynamoRepositories (moto) on new tables (rate-limit counters and all start empty)."""
+    return lambda settings: make_table("moto", settings)
 
 
 @pytest.fixture
@@ -100,10 +71,13 @@ def repo(
     request: pytest.FixtureRequest,
     settings: Settings,
     make_dynamo: Callable[[Settings], Repository],
+    make_table: MakeTable,
 ) -> Repository:
     kind = getattr(request, "param", "memory")
     if kind == "memory":
         return InMemoryRepository()
+    if kind == "dynamodb-local":
+        return make_table("dynamodb-local", settings)
     assert kind == "dynamo", kind
     return make_dynamo(settings)
 

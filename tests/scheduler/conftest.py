@@ -1,4 +1,4 @@
-"""Fixtures for the sweep: a service on DynamoDB (embedded moto) with a clock the test moves."""
+"""Fixtures for the sweep: a service on DynamoDB (moto) with a clock the test moves."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from api.storage.dynamo import DynamoRepository
 from api.storage.records import PlayerRecord
 from api.storage.repository import Repository, Write
 from core.timing import Timing
-from tests.storage.conftest import dynamo, dynamo_settings, dynamodb_endpoint  # noqa: F401
+from tests.conftest import MakeTable
 
 TIMING = Timing(turn_ms=10_000, intro_ms=2_000, reconnect_ms=60_000)
 T0 = 1_760_000_000_000
@@ -54,22 +54,20 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def repo(dynamo: DynamoRepository) -> Interceptor:  # noqa: F811
+def dynamo(make_table: MakeTable) -> DynamoRepository:
+    return make_table("moto", Settings(timing=TIMING, rate_limits=False))
+
+
+@pytest.fixture
+def repo(dynamo: DynamoRepository) -> Interceptor:
     return Interceptor(dynamo)
 
 
 @pytest.fixture
 def make_service(
-    repo: Interceptor,
-    clock: Clock,
-    dynamo_settings: Settings,  # noqa: F811
+    repo: Interceptor, clock: Clock, dynamo: DynamoRepository
 ) -> Callable[[int], Service]:
-    settings = Settings(
-        table_name=dynamo_settings.table_name,
-        dynamodb_endpoint=dynamo_settings.dynamodb_endpoint,
-        timing=TIMING,
-        rate_limits=False,
-    )
+    settings = dynamo.settings
 
     def make(seed: int = 1) -> Service:
         return Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))  # type: ignore[arg-type]

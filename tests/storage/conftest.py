@@ -1,47 +1,35 @@
-"""One moto server for the session (real HTTP, as in AWS), a fresh table per test."""
+"""The repository under test: the in-memory fake, moto and DynamoDB Local (one table per test)."""
 
 from __future__ import annotations
-
-import uuid
-from collections.abc import Iterator
 
 import pytest
 
 from api.config import Settings
 from api.storage.dynamo import DynamoRepository
-from api.storage.local import start_local_dynamodb, stop_local_dynamodb
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Repository
+from tests.conftest import STORES, MakeTable, store_settings
 
 
-@pytest.fixture(scope="session")
-def dynamodb_endpoint() -> Iterator[str]:
-    endpoint = start_local_dynamodb()  # sets dummy credentials when there are none
-    yield endpoint
-    stop_local_dynamodb()
-
-
-@pytest.fixture
-def dynamo_settings(dynamodb_endpoint: str) -> Settings:
-    return Settings(
-        table_name=f"test-{uuid.uuid4().hex[:12]}",
-        dynamodb_endpoint=dynamodb_endpoint,
-        region="us-east-1",
-    )
+@pytest.fixture(params=STORES)
+def dynamo_store(request: pytest.FixtureRequest) -> str:
+    store: str = request.param
+    return store
 
 
 @pytest.fixture
-def dynamo(dynamo_settings: Settings) -> Iterator[DynamoRepository]:
-    # One repository (one botocore client, the slow part) creates, uses and drops the table.
-    repository = DynamoRepository(dynamo_settings)
-    repository.create_table()
-    yield repository
-    repository.delete_table()  # keep moto's memory flat
+def dynamo_settings(request: pytest.FixtureRequest, dynamo_store: str) -> Settings:
+    """Settings for a table of the store that does not exist yet."""
+    return store_settings(request, dynamo_store, Settings())
 
 
-@pytest.fixture(params=["memory", "dynamo"])
-def repo(request: pytest.FixtureRequest) -> Repository:
+@pytest.fixture
+def dynamo(make_table: MakeTable, dynamo_store: str) -> DynamoRepository:
+    return make_table(dynamo_store)
+
+
+@pytest.fixture(params=["memory", *STORES])
+def repo(request: pytest.FixtureRequest, make_table: MakeTable) -> Repository:
     if request.param == "memory":
         return InMemoryRepository()
-    repository: Repository = request.getfixturevalue("dynamo")
-    return repository
+    return make_table(request.param)

@@ -1,8 +1,8 @@
 """`wordle-tournament bench api`: DynamoDB units per request and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
-against an embedded moto server; one whole tournament is played over HTTP through the Flask
-test client with a simulated clock and clients that follow the Poll-Interval advice.
+against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
+Flask test client with a simulated clock and clients that follow the Poll-Interval advice.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import statistics
 import time
 import uuid
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask, jsonify
@@ -27,10 +28,10 @@ from api.service import Service
 from api.service.context import Context
 from api.storage.dynamo import DynamoRepository
 from api.storage.items import to_item
-from api.storage.local import start_local_dynamodb
 from api.storage.memory import InMemoryRepository
 from api.storage.meter import item_size
 from api.storage.repository import Repository
+from api.storage.stores import add_store_option, bench_store
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
@@ -40,6 +41,7 @@ def register(bench: Any) -> None:
     parser = bench.add_parser("api", help="DynamoDB units per poll/guess/tournament, poll speed")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--polls", type=int, default=2000, help="polls to time")
+    add_store_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -165,10 +167,17 @@ def _logs_to_devnull() -> None:
 
 def run(args: argparse.Namespace) -> int:
     _logs_to_devnull()
-    endpoint = start_local_dynamodb()
-    settings = Settings(
+    store = bench_store(args.store)
+    try:
+        return _run(args, store.settings)
+    finally:
+        store.close()
+
+
+def _run(args: argparse.Namespace, store: Settings) -> int:
+    settings = replace(
+        store,
         table_name=f"bench-api-{uuid.uuid4().hex[:8]}",
-        dynamodb_endpoint=endpoint,
         timing=Timing(),
         rate_limits=False,
     )
@@ -181,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     record = repo.get_tournament(tid)
     assert record is not None
     size = item_size(to_item(record, record.version).serialize())
-    print("DynamoDB units per request (metered by DynamoDB's billing rules):")
+    print(f"DynamoDB units per request on {settings.store} (metered by DynamoDB's billing rules):")
     print("  request       count   read/req  write/req")
     total_r = total_w = 0.0
     for kind in sorted(usage):

@@ -1,6 +1,7 @@
 """`wordle-tournament bench scheduler`: what one sweep costs with many live tournaments.
 
-Against an embedded moto server, metered by DynamoDB's billing rules (api/storage/meter.py).
+Against DynamoDB Local (or `--store moto`), metered by DynamoDB's billing rules
+(api/storage/meter.py).
 """
 
 from __future__ import annotations
@@ -9,16 +10,18 @@ import argparse
 import random
 import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from api.config import Settings
 from api.progress import Progress
-from api.service import Service
+from api.service import Service, SweepReport
 from api.service.context import Context, words_for
 from api.storage.dynamo import DynamoRepository
-from api.storage.local import start_local_dynamodb
+from api.storage.meter import Usage
 from api.storage.records import TournamentRecord
 from api.storage.repository import Put
+from api.storage.stores import add_store_option, bench_store
 from core import tournament as tm
 from core.timing import Timing
 
@@ -30,6 +33,7 @@ def register(bench: Any) -> None:
     parser = bench.add_parser("scheduler", help="reads and writes per sweep vs live tournaments")
     parser.add_argument("--live", type=int, nargs="+", default=[0, 100, 1000], metavar="N")
     parser.add_argument("--due-share", type=float, default=0.01, metavar="F")
+    add_store_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -50,29 +54,35 @@ def _seed(repo: DynamoRepository, live: int, due_share: float) -> int:
     return due
 
 
+Row = tuple[int, int, SweepReport, Usage, dict[str, Usage], float]
+
+
+def _sweep(store: Settings, live: int, due_share: float) -> Row:
+    """One sweep over `live` tournaments of which `due_share` are due, on a table of its own."""
+    settings = replace(
+        store, table_name=f"bench-{uuid.uuid4().hex[:8]}", timing=TIMING, rate_limits=False
+    )
+    repo = DynamoRepository(settings)
+    repo.create_table()
+    due = _seed(repo, live, due_share)
+    # Last contact is fresh for everyone: only the timed-out turns are due.
+    service = Service(Context(repo, settings, clock=lambda: NOW + 1))
+    repo.meter.reset()
+    started = time.perf_counter()
+    report = service.sweep()
+    elapsed = time.perf_counter() - started
+    row = (live, due, report, repo.meter.total(), repo.meter.by_operation(), elapsed)
+    repo.delete_table()
+    return row
+
+
 def run(args: argparse.Namespace) -> int:
-    endpoint = start_local_dynamodb()
-    rows = []
-    for live in args.live:
-        settings = Settings(
-            table_name=f"bench-{uuid.uuid4().hex[:8]}",
-            dynamodb_endpoint=endpoint,
-            timing=TIMING,
-            rate_limits=False,
-        )
-        repo = DynamoRepository(settings)
-        repo.create_table()
-        due = _seed(repo, live, args.due_share)
-        # Last contact is fresh for everyone: only the timed-out turns are due.
-        service = Service(Context(repo, settings, clock=lambda: NOW + 1))
-        repo.meter.reset()
-        started = time.perf_counter()
-        report = service.sweep()
-        elapsed = time.perf_counter() - started
-        usage = repo.meter.by_operation()
-        total = repo.meter.total()
-        rows.append((live, due, report, total, usage, elapsed))
-        repo.delete_table()
+    store = bench_store(args.store)
+    try:
+        rows = [_sweep(store.settings, live, args.due_share) for live in args.live]
+    finally:
+        store.close()
+    print(f"one sweep on {store.settings.store}:")
     print("live  due  advanced  calls  read units  write units  $ per sweep   ms")
     for live, due, report, total, _usage, elapsed in rows:
         print(

@@ -50,8 +50,8 @@ def openapi_document() -> JSON:
         },
         "/v1/health": {
             "get": op(
-                "Liveness and storage check",
-                {"200": json_body({"type": "object"}, "Healthy")},
+                "Liveness and storage check; names the store and the table",
+                {"200": json_body(ref("Health"), "Healthy")},
                 auth=False,
                 errors=("503",),
             )

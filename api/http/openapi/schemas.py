@@ -50,6 +50,20 @@ SCHEMAS: JSON = {
             },
         ]
     },
+    "Health": {
+        "type": "object",
+        "required": ["status", "time", "store", "table"],
+        "properties": {
+            "status": {"const": "ok"},
+            "time": {"type": "integer", "description": "Server time, ms since the epoch."},
+            "store": {
+                "enum": ["dynamodb", "dynamodb-local", "moto", "memory"],
+                "description": "What answers for DynamoDB: AWS (or DYNAMODB_ENDPOINT), "
+                "DynamoDB Local or moto (local stacks), or the tests' in-memory fake.",
+            },
+            "table": {**NULLABLE_STR, "description": "The DynamoDB table (none in memory)."},
+        },
+    },
     "Language": {
         "type": "object",
         "properties": {

@@ -17,8 +17,9 @@ def install(app: Flask, service: Service) -> None:
 
     @app.get("/v1/health")
     def health() -> Response:
-        guarded(service.ctx.repo.ping)
-        return jsonify({"status": "ok", "time": service.ctx.now()})
+        repo = service.ctx.repo
+        guarded(repo.ping)
+        return jsonify({"status": "ok", "time": service.ctx.now(), **repo.describe()})
 
     @app.get("/v1/languages")
     def languages() -> Response:

@@ -1,0 +1,208 @@
+"""Amazon DynamoDB Local as a child process: `make run`'s store and the tests' real engine.
+
+`make dynamodb-local` unpacks its jar into `.dynamodb-local/` of the checkout (see the Makefile);
+it needs Java >= 17. One instance serves one folder of data (`-sharedDb -dbPath`, so every
+credential and region sees the same tables) or keeps everything in memory (`-inMemory`).
+
+The child never outlives this process: it is stopped at exit (also after Ctrl-C, and after
+SIGTERM once `stop_on_sigterm()` is installed), and the kernel sends it SIGTERM if this process
+dies without running any of that (PR_SET_PDEATHSIG). It runs in its own session, so a Ctrl-C in
+the terminal reaches only this process, which then stops it in order.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import IO
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+HOME = CHECKOUT / ".dynamodb-local"
+MEMORY = ":memory:"
+_PR_SET_PDEATHSIG = 1
+
+
+class DynamoDBLocalError(RuntimeError):
+    pass
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
+    """SIGTERM to the child when the thread that started it ends (start it from the main one)."""
+    with contextlib.suppress(OSError):  # not Linux: the exit and signal handlers still stop it
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _answers(port: int) -> bool:
+    """Whether something speaks HTTP on the port (DynamoDB Local answers an unsigned call 400)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+    try:
+        conn.request("POST", "/", body=b"{}", headers={"Content-Type": "application/json"})
+        conn.getresponse().read()
+        return True
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+def java_command() -> str:
+    home = os.environ.get("JAVA_HOME")
+    java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    if not java or not Path(java).exists():
+        raise DynamoDBLocalError(
+            "DynamoDB Local needs Java >= 17: `make dynamodb-local` installs it "
+            "(or set WT_STORE=moto for a Java-free stack)"
+        )
+    return java
+
+
+class DynamoDBLocal:
+    """One DynamoDB Local: `start()` returns its endpoint URL, `stop()` ends it."""
+
+    def __init__(self, data_dir: str | Path | None = MEMORY, *, home: Path = HOME) -> None:
+        """`data_dir`: a folder for its database file (created if missing), or MEMORY/None."""
+        self.in_memory = data_dir is None or str(data_dir) == MEMORY
+        self.data_dir = None if self.in_memory else Path(str(data_dir)).resolve()
+        self.home = home
+        self.endpoint: str | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def _command(self, port: int) -> list[str]:
+        jar = self.home / "DynamoDBLocal.jar"
+        if not jar.exists():
+            raise DynamoDBLocalError(
+                f"DynamoDB Local is not in {self.home}: run `make dynamodb-local` "
+                "(or set WT_STORE=moto for a Java-free stack)"
+            )
+        storage = ["-inMemory"] if self.data_dir is None else ["-dbPath", str(self.data_dir)]
+        return [
+            java_command(),
+            f"-Djava.library.path={self.home / 'DynamoDBLocal_lib'}",
+            "-jar",
+            str(jar),
+            "-sharedDb",
+            *storage,
+            "-port",
+            str(port),
+            "-disableTelemetry",
+        ]
+
+    def start(self, timeout: float = 60.0) -> str:
+        """Start it on a free port and wait until it answers; returns the endpoint URL."""
+        with self._lock:
+            if self.endpoint is not None:
+                return self.endpoint
+            if self.data_dir is not None:
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+            for _attempt in range(3):  # the free port may be taken before java binds it
+                port = _free_port()
+                if self._launch(port, timeout):
+                    self.endpoint = f"http://127.0.0.1:{port}"
+                    _running.add(self)
+                    return self.endpoint
+            raise DynamoDBLocalError("DynamoDB Local found no free port")
+
+    def _launch(self, port: int, timeout: float) -> bool:
+        """True once it answers on `port`; False if the port was taken; raises otherwise."""
+        self._log = tempfile.TemporaryFile(prefix="dynamodb-local-")  # noqa: SIM115 - closed in stop()
+        env = {**os.environ, "DDB_LOCAL_TELEMETRY": "0"}
+        self._process = subprocess.Popen(
+            self._command(port),
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                output = self._output()
+                self._reap()
+                if "Address already in use" in output or "BindException" in output:
+                    return False
+                raise DynamoDBLocalError(f"DynamoDB Local exited at start:\n{output[-2000:]}")
+            if _answers(port):
+                return True
+            time.sleep(0.1)
+        output = self._output()
+        self.stop()
+        raise DynamoDBLocalError(f"DynamoDB Local did not answer in {timeout:g} s:\n{output}")
+
+    def _output(self) -> str:
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
+
+    def _reap(self) -> None:
+        if self._log is not None:
+            self._log.close()
+        self._process = self._log = None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop it (SIGTERM, then SIGKILL after `timeout`); its data folder stays."""
+        with self._lock:
+            process = self._process
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            self._reap()
+            self.endpoint = None
+            _running.discard(self)
+
+    def __enter__(self) -> DynamoDBLocal:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+_running: set[DynamoDBLocal] = set()
+
+
+@atexit.register
+def _stop_all() -> None:
+    for instance in list(_running):
+        instance.stop()
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM exit like Ctrl-C does (SystemExit), so that the exit handlers stop every
+    DynamoDB Local. For the main thread of a program (`make run`, the load test)."""
+
+    def exit_now(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, exit_now)
