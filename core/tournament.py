@@ -188,27 +188,30 @@ def guess(
     """Play `word` on board row `row` (0-based) of the player's duel.
 
     A retry of a row the player already played with the same word changes nothing and raises
-    nothing, so the client gets the same answer (the row is in the state). Naming the duel
-    (`duel_id`) keeps that true for the guess that ended a round, once the next one has begun.
+    nothing, so the client gets the same answer (the row is in the state), even when that guess
+    ended the duel, knocked the guesser out or ended the tournament. Naming the duel (`duel_id`)
+    keeps that true for the guess that ended a round, once the next one has begun.
     """
     t, events = advance(t, now, words)
     word = tuple(word)
+    rnd = t.rounds[-1]
     if duel_id is not None:
-        earlier = _earlier_duel(t, player, duel_id)
-        if earlier is not None:
-            if _replays(earlier, player, row, word):
-                return t, events
-            raise errors.DuelOver(earlier.id)
+        named = _players_duel(t, player, duel_id)
+        if named is not None and _replays(named, player, row, word):
+            return t, events
+        if named is not None and named not in rnd.duels:
+            raise errors.DuelOver(named.id)
+    else:
+        mine = rnd.duel_of(player)
+        if mine is not None and _replays(mine, player, row, word):
+            return t, events
     duel = _current_duel(t, player)
     if duel_id is not None and duel.id != duel_id:
         raise errors.NotInDuel(player)
     if 0 <= row < len(duel.turns):
-        if _replays(duel, player, row, word):
-            return t, events
         raise errors.StaleRow(len(duel.turns), row)
     if duel.ended_at is not None:
         raise errors.DuelOver(duel.id)
-    rnd = t.rounds[-1]
     if now < rnd.starts_at:
         raise errors.IntroInProgress(rnd.starts_at)
     if row != len(duel.turns):
@@ -237,9 +240,9 @@ def _replays(duel: Duel, player: str, row: int, word: Word) -> bool:
     return turn.player == player and turn.word == word
 
 
-def _earlier_duel(t: Tournament, player: str, duel_id: str) -> Duel | None:
-    """The player's duel `duel_id` if it belongs to a round before the current one."""
-    for rnd in t.rounds[:-1]:
+def _players_duel(t: Tournament, player: str, duel_id: str) -> Duel | None:
+    """The duel `duel_id` of any round, if `player` plays in it."""
+    for rnd in t.rounds:
         for duel in rnd.duels:
             if duel.id == duel_id and player in duel.players:
                 return duel

@@ -153,3 +153,41 @@ def test_d10_a_guess_dated_before_the_current_turn_is_not_recorded_in_the_past(
         return  # refusing it is fine too
     turns = duel_of(t, second).turns
     assert turns[1].at >= turns[0].at
+
+
+# ---------------------------------------------------------------------------- retries
+
+
+def test_r7_a_retry_of_the_guess_that_ended_the_tournament_gets_the_same_answer() -> None:
+    t, _ = play_out(start(seed=3))
+    assert t.finished_at is not None
+    last = max(t.round.duels, key=lambda d: d.ended_at or 0)
+    row = len(last.turns) - 1
+    turn = last.turns[row]
+    assert turn.word is not None and turn.at == t.finished_at  # this guess ended it
+    for duel_id in (None, last.id):
+        again, events = tm.guess(t, turn.player, row, turn.word, t.finished_at + 9, WORDS, duel_id)
+        assert (again, events) == (t, [])
+    with pytest.raises(errors.TournamentOver):  # another word on that row is no retry
+        tm.guess(t, turn.player, row, wrong_guess(last.secret, 3), t.finished_at + 9, WORDS)
+
+
+def test_r5_a_retry_of_the_guess_that_knocked_the_guesser_out_gets_the_same_answer(
+    live: tm.Tournament,
+) -> None:
+    d = live.round.duels[0]
+    second = d.players[1]  # plays the 12th row, which draws the duel (R14)
+    t = with_lives(live, {second: 1})
+    now = d.starts_at
+    for row in range(12):
+        duel = duel_of(t, second)
+        t, _ = tm.guess(t, duel.to_play, row, wrong_guess(d.secret, row), now, WORDS)
+        now += 1000
+    assert t.player(second).lives == 0 and not t.finished
+    last = duel_of(t, second).turns[11]
+    assert last.player == second and last.word is not None
+    for duel_id in (None, d.id):
+        again, events = tm.guess(t, second, 11, last.word, now, WORDS, duel_id)
+        assert (again, events) == (t, [])
+    with pytest.raises(errors.AlreadyOut):
+        tm.guess(t, second, 12, wrong_guess(d.secret, 12), now, WORDS)

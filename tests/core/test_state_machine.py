@@ -119,10 +119,8 @@ class TournamentMachine(RuleBasedStateMachine):
             "other_length": WRONG[4 if len(secret) != 4 else 5][0],
         }.get(kind, secret)
         played = [(i, x) for i, x in enumerate(own.turns) if x.player == player and x.word]
-        # (A retry once the guess ended the round or tournament is a known gap: see test_errors.)
-        alive = current.player(player).lives > 0 if player in own.players else False
-        # A player who is out (or left) gets AlreadyOut even for a retry: not a replay.
-        retry = kind == "retry" and bool(played) and alive and not current.finished
+        # A retry replays even once its guess knocked the player out or ended the tournament.
+        retry = kind == "retry" and bool(played) and player in own.players
         if retry:
             row, turn = played[-1]
             word = turn.word or ()
