@@ -12,6 +12,7 @@ import os
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -65,13 +66,17 @@ MakeTable = Callable[..., DynamoRepository]
 
 @pytest.fixture
 def make_table(request: pytest.FixtureRequest) -> Iterator[MakeTable]:
-    """`make_table(store="moto", settings=Settings())`: a DynamoRepository on a new table of that
-    store (rate-limit counters and all start empty), dropped after the test."""
+    """`make_table(store="moto", settings=Settings(), **options)`: a DynamoRepository (with
+    `options`) on a new table of that store (rate-limit counters and all start empty), dropped
+    after the test."""
     made: list[DynamoRepository] = []
 
-    def make(store: str = "moto", settings: Settings | None = None) -> DynamoRepository:
+    def make(
+        store: str = "moto", settings: Settings | None = None, **options: Any
+    ) -> DynamoRepository:
         # One repository (one botocore client, the slow part) creates, uses and drops the table.
-        repository = DynamoRepository(store_settings(request, store, settings or Settings()))
+        own = store_settings(request, store, settings or Settings())
+        repository = DynamoRepository(own, **options)
         repository.create_table()
         made.append(repository)
         return repository

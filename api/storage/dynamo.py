@@ -69,12 +69,14 @@ class DynamoRepository(Repository):
         connect_timeout: float = 1.0,
         read_timeout: float = 3.0,
         max_retry_attempts: int = 2,
+        max_pool_connections: int | None = None,
     ) -> None:
         """`settings.dynamodb_endpoint` is PynamoDB's `host` (None: AWS itself).
 
         The timeouts and retries default short: a Lambda behind a 30 s API Gateway limit is
         better off answering 503 with Retry-After than waiting out botocore's 60 s defaults.
         A retried write that had landed counts as done (api/storage/writes.py).
+        `max_pool_connections`: botocore's connections (PynamoDB's default, 10, unless given).
         """
         self.settings = settings
         self.table_name = settings.table_name
@@ -86,6 +88,7 @@ class DynamoRepository(Repository):
             connect_timeout_seconds=connect_timeout,
             read_timeout_seconds=read_timeout,
             max_retry_attempts=max_retry_attempts,
+            max_pool_connections=max_pool_connections,
             meta_table=MetaTable(table_definition(settings.table_name)),
         )
         self._sizes = SizeCache()
