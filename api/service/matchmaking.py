@@ -9,6 +9,7 @@ import wordlists
 from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.tournaments import start_writes
+from api.storage import repository as storage
 from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Delete, Put, Write
 from core import lobby as lb
@@ -82,6 +83,8 @@ class Matchmaking:
                 self.ctx.repo.commit([Put(record, new=True), Put(seated)])
                 return replace(record, version=1)
             stored = next(c for c in candidates if c.id == chosen.id)
+            if chosen.has(me.id):  # a request of ours seated us since `me` was read: re-read
+                raise storage.Conflict(f"{me.id} was seated in {chosen.id} meanwhile")
             try:
                 record = replace(stored, lobby=lb.seat(chosen, me.id, me.rating, language))
             except GameError as exc:
