@@ -40,11 +40,11 @@ def moto_endpoint() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def dynamodb_local_endpoint() -> Iterator[str]:
-    from api.storage.dynamodb_local import MEMORY, DynamoDBLocal
+    from api.storage.dynamodb_local import MEMORY, QUICK_START, DynamoDBLocal
     from api.storage.moto_server import dummy_credentials
 
     dummy_credentials()
-    with DynamoDBLocal(MEMORY) as local:
+    with DynamoDBLocal(MEMORY, jvm_options=QUICK_START) as local:
         assert local.endpoint is not None
         yield local.endpoint
 

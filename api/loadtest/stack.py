@@ -178,7 +178,8 @@ def _repository(
             settings = replace(settings, dynamodb_endpoint=endpoint, store="moto")
             closers.append(stop)
         else:
-            store = open_store(replace(settings, store="dynamodb-local", data_dir=MEMORY))
+            local = replace(settings, store="dynamodb-local", data_dir=MEMORY)
+            store = open_store(local, long_run=True)
             settings = store.settings
             closers.append(store.close)
     settings = replace(settings, table_name=f"loadtest-{uuid.uuid4().hex[:8]}")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from api.config import Settings
-from api.storage.dynamodb_local import CHECKOUT, MEMORY, DynamoDBLocal
+from api.storage.dynamodb_local import CHECKOUT, MEMORY, QUICK_START, DynamoDBLocal
 from api.storage.moto_server import MotoServer, dummy_credentials
 
 DEFAULT_DATA_DIR = CHECKOUT / ".data"
@@ -34,12 +34,13 @@ def data_dir(settings: Settings) -> str:
     return str(Path(settings.data_dir).resolve()) if settings.data_dir else str(DEFAULT_DATA_DIR)
 
 
-def open_store(settings: Settings) -> OpenStore:
-    """Start the store `settings.store` names (if it is one that runs here)."""
+def open_store(settings: Settings, *, long_run: bool = False) -> OpenStore:
+    """Start the store `settings.store` names (if it is one that runs here). DynamoDB Local's
+    JVM starts quickly unless it is for a `long_run` (see QUICK_START)."""
     if settings.store == "dynamodb-local":
         dummy_credentials()  # -sharedDb: any credentials see the same tables
         folder = data_dir(settings)
-        local = DynamoDBLocal(folder)
+        local = DynamoDBLocal(folder, jvm_options=() if long_run else QUICK_START)
         endpoint = local.start()
         kept = "in memory only" if folder == MEMORY else f"data in {folder}"
         where = f"DynamoDB Local at {endpoint}, {kept}"
