@@ -106,6 +106,10 @@ class RepoProxy(Repository):
     def ping(self) -> None:
         return self._call("ping")
 
+    def describe(self) -> dict[str, str | None]:
+        described: dict[str, str | None] = self._call("describe")
+        return described
+
 
 class CountingRepo(RepoProxy):
     """Records every call as (method name, args)."""
