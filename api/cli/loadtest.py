@@ -99,7 +99,7 @@ def run_loadtest(
     stack = None
     if url is None:
         settings = settings or local_settings(10, 2)
-        stack = start_local_stack(settings, backend)
+        stack = start_local_stack(settings, backend, long_run=duration_s >= 300)
         url, bot_key = stack.url, settings.bot_key
     config = HarnessConfig(
         url=url,

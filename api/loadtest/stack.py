@@ -156,7 +156,7 @@ def _free_port() -> int:
 
 
 def _repository(
-    settings: Settings, backend: str, closers: list[Callable[[], None]]
+    settings: Settings, backend: str, closers: list[Callable[[], None]], long_run: bool
 ) -> tuple[Repository, Meter | None, Settings]:
     if backend == "memory":
         from api.storage.memory import InMemoryRepository
@@ -179,7 +179,7 @@ def _repository(
             closers.append(stop)
         else:
             local = replace(settings, store="dynamodb-local", data_dir=MEMORY)
-            store = open_store(local, long_run=True)
+            store = open_store(local, long_run=long_run)
             settings = store.settings
             closers.append(store.close)
     settings = replace(settings, table_name=f"loadtest-{uuid.uuid4().hex[:8]}")
@@ -188,13 +188,16 @@ def _repository(
     return DynamoRepository(settings, meter), meter, settings
 
 
-def start_local_stack(settings: Settings, backend: str = BACKENDS[0]) -> LocalStack:
+def start_local_stack(
+    settings: Settings, backend: str = BACKENDS[0], *, long_run: bool = False
+) -> LocalStack:
     """Start everything. `backend`: "dynamodb-local" (DynamoDB Local in memory), "moto" (in a
-    child process), both metered, or "memory" (the in-memory fake, no meter)."""
+    child process), both metered, or "memory" (the in-memory fake, no meter). A `long_run`
+    gives DynamoDB Local's JVM its full compiler (it starts in twice the time)."""
     from scheduler import loop
 
     closers: list[Callable[[], None]] = []
-    repo, meter, settings = _repository(settings, backend, closers)
+    repo, meter, settings = _repository(settings, backend, closers, long_run)
     service = Service(Context(repo, settings))
     sweep_stop = loop.start(service)
     app = create_app(service)

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from moto.server import ThreadedMotoServer
 
 from api.config import Settings
 from api.storage.dynamo import DynamoRepository
+from api.storage.moto_server import MotoServer
 from tests.deploy.conftest import INFRA, ROOT
 
 pytestmark = pytest.mark.slow
@@ -73,14 +73,9 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[str]:
-    # A server of its own (not api.storage.local's, whose stop would end other suites' too).
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    url = f"http://{host}:{port}"
+    server = MotoServer()  # one of its own, stopped with this module
+    url = server.endpoint
     settings = Settings(table_name=TABLE, dynamodb_endpoint=url, region="us-east-1")
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")  # botocore signs every request
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
     DynamoRepository(settings).create_table()
     yield url
     server.stop()

@@ -20,7 +20,7 @@ def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Pa
         bot_key="load-key",
     )
     report, harness, stack = run_loadtest(
-        tournaments=2, duration_s=5, settings=settings, backend="moto", think_scale=0.5
+        tournaments=2, duration_s=5, settings=settings, think_scale=0.5
     )
     assert stack is not None
     try:
