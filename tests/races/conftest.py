@@ -9,7 +9,6 @@ serial replay of the acknowledged commands gives.
 
 from __future__ import annotations
 
-import logging
 import random
 import threading
 from collections import Counter
@@ -27,6 +26,7 @@ from api.service import Service
 from api.service.context import Context
 from api.storage.dynamo import DynamoRepository
 from core.timing import Timing
+from tests.api.conftest import _quiet_request_logs  # noqa: F401 - autouse here too
 from tests.api.helpers import FakeClock
 from tests.conftest import MakeTable
 
@@ -96,18 +96,6 @@ class RaceStack:
         assert not failed, failed
         self.operations += len(operations)
         return answers
-
-
-@pytest.fixture(autouse=True)
-def _quiet_request_logs() -> Iterator[None]:
-    """One JSON line per request is a lot of captured output: warnings only."""
-    from api.http import logs
-
-    logger = logs.configure()
-    level = logger.level
-    logger.setLevel(logging.WARNING)
-    yield
-    logger.setLevel(level)
 
 
 @pytest.fixture

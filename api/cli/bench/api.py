@@ -233,7 +233,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
         f"per tournament: {total_r:.1f} read units, {total_w:.1f} write units, "
         f"${cost:.5f} of DynamoDB on demand"
     )
-    if settings.store == "dynamodb-local":  # moto reports a constant (NOTES.md)
+    if settings.store == "dynamodb-local":  # moto reports a constant whatever the size
         print(
             f"every call of the run (the benchmark's own reads too): metered "
             f"{metered.read_units:.1f} read, {metered.write_units:.1f} write units; DynamoDB "
