@@ -64,8 +64,16 @@ def store_settings(request: pytest.FixtureRequest, store: str, base: Settings) -
 MakeTable = Callable[..., DynamoRepository]
 
 
+@pytest.fixture(scope="session")
+def botocore_session() -> Any:
+    """One botocore session for every test repository: a client each, made in milliseconds."""
+    from botocore.session import get_session  # type: ignore[import-untyped]
+
+    return get_session()
+
+
 @pytest.fixture
-def make_table(request: pytest.FixtureRequest) -> Iterator[MakeTable]:
+def make_table(request: pytest.FixtureRequest, botocore_session: Any) -> Iterator[MakeTable]:
     """`make_table(store="moto", settings=Settings(), **options)`: a DynamoRepository (with
     `options`) on a new table of that store (rate-limit counters and all start empty), dropped
     after the test."""
@@ -76,7 +84,7 @@ def make_table(request: pytest.FixtureRequest) -> Iterator[MakeTable]:
     ) -> DynamoRepository:
         # One repository (one botocore client, the slow part) creates, uses and drops the table.
         own = store_settings(request, store, settings or Settings())
-        repository = DynamoRepository(own, **options)
+        repository = DynamoRepository(own, botocore_session=botocore_session, **options)
         repository.create_table()
         made.append(repository)
         return repository
