@@ -1,11 +1,12 @@
 """Races inside live tournaments, through HTTP against DynamoDB Local.
 
-Three tournaments are played by bursts: at one instant every duel's player to move guesses, often
-several times at once with the same row and word (retries), sometimes with another word for the
-same row, sometimes out of turn; everyone polls (with and without an ETag), watchers watch duels,
-the sweep runs twice, and now and then a player leaves while the guesses fly. Between bursts the
-clock moves, sometimes past a turn's end, so that the next burst's polls, guesses and sweeps race
-to apply the timeout.
+Three tournaments at a time are played by bursts (a new one replaces one that finishes, until
+the suite has run its thousand operations): at one instant every duel's player to move guesses,
+often several times at once with the same row and word (retries), sometimes with another word for
+the same row, sometimes out of turn; everyone polls (with and without an ETag), watchers watch
+duels, the sweep runs twice, and now and then a player leaves while the guesses fly. Between
+bursts the clock moves, sometimes past a turn's end, so that the next burst's polls, guesses and
+sweeps race to apply the timeout.
 
 Every acknowledged guess and leave is recorded with the version its answer carries (the ETag).
 At the end, replaying the acknowledged commands one at a time, in version order, through `core`
@@ -33,7 +34,7 @@ from tests.races.helpers import Racer, new_racers, start_tournament
 
 TOURNAMENTS = 3
 MIN_OPERATIONS = 1_000
-MAX_BURSTS = 60
+MAX_BURSTS = 100
 WORDS = words_for("en")
 
 
@@ -196,19 +197,25 @@ def _lost(race: Race, stored: Tournament) -> list[Command]:
     return lost
 
 
+def _new_race(stack: RaceStack) -> Race:
+    racers = new_racers(stack, 8)
+    tid = start_tournament(stack, racers)
+    record = stack.repo.get_tournament(tid)
+    assert record is not None and record.version == 1
+    return Race(tid, racers, record.tournament)
+
+
 def test_r10_r20_d10_concurrent_play_loses_no_acknowledged_write(race_stack: RaceStack) -> None:
     stack = race_stack
-    races = []
-    for _ in range(TOURNAMENTS):
-        racers = new_racers(stack, 8)
-        tid = start_tournament(stack, racers)
-        record = stack.repo.get_tournament(tid)
-        assert record is not None and record.version == 1
-        races.append(Race(tid, racers, record.tournament))
+    races = [_new_race(stack) for _ in range(TOURNAMENTS)]
     stack.clock.advance(TIMING.intro_ms)
     bursts = 0
     while bursts < MAX_BURSTS:
-        ops = [op for race in races for op in _plan(stack, race)]
+        planned = [(race, _plan(stack, race)) for race in races]
+        live = sum(1 for _, ops in planned if ops)
+        if live < TOURNAMENTS and stack.operations < MIN_OPERATIONS:
+            races.append(_new_race(stack))  # one finished early: another takes its place
+        ops = [op for _, race_ops in planned for op in race_ops]
         if not ops:
             break
         stack.burst(ops)
