@@ -34,7 +34,10 @@ def _free_port() -> int:
 def _children(pid: int) -> list[int]:
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
+        try:
+            text = (task / "children").read_text().split()
+        except FileNotFoundError:  # the thread ended since the folder was listed
+            continue
         found += [int(c) for c in text]
     return found
 
