@@ -70,16 +70,21 @@ class Stack:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 90
-        while True:
-            assert self.process.poll() is None, log.read_text()
-            try:
-                self.health = self.call("GET", "/v1/health")[1]
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
-        [self.java] = _children(self.process.pid)
+        try:
+            deadline = time.monotonic() + 90
+            while True:
+                assert self.process.poll() is None, log.read_text()
+                try:
+                    self.health = self.call("GET", "/v1/health")[1]
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.2)
+            [self.java] = _children(self.process.pid)
+        except BaseException:  # never leave a stack (and its java) behind a failed start
+            self.process.kill()
+            self.process.wait()
+            raise
 
     def call(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
         headers = {"Content-Type": "application/json", "X-Bot-Key": BOT_KEY}
