@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core import errors, rating
+from core import errors, rating, standings
 from core.duel import Duel, Word, expire, forfeit, play
 from core.events import (
     DuelEnded,
@@ -378,11 +378,7 @@ def _close_round(t: Tournament, end: int, words: WordSource, events: list[Event]
     rnd = t.rounds[-1]
     alive = [p for p in t.players if p.lives > 0]
     out = [p for p in t.players if p.lives == 0 and p.place is None]
-    stayed = [p for p in out if p.left_at is None]
-    places = {p.id: p.place for p in t.players if p.place is not None}
-    for p in out:
-        # D1, D8: 1 + everyone strictly better; leavers rank below the round's other losers.
-        places[p.id] = 1 + len(alive) + (0 if p.left_at is None else len(stayed))
+    places = standings.places_if_round_ended(t.players)
     fixed = out + alive if len(alive) == 1 else out
     if len(alive) == 1:
         places[alive[0].id] = 1

@@ -16,8 +16,8 @@ from werkzeug.exceptions import HTTPException
 
 from api.config import Settings
 from api.http import logs, routes
-from api.http.requests import PLAYER_ID
-from api.service import Service
+from api.http.requests import CALLER, PLAYER_ID
+from api.service import Service, where
 from api.service import errors as svc
 from api.service.context import Context
 from api.storage import repository as storage
@@ -116,23 +116,34 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
     @app.after_request
     def finish(response: Response) -> Response:
         environ = request.environ
+        request_id = environ.get(REQUEST_ID, "")
         headers = response.headers
-        headers["X-Request-Id"] = environ.get(REQUEST_ID, "")
+        headers["X-Request-Id"] = request_id
         headers.update(API_HEADERS)
         if request.blueprint == "web":
             headers["Content-Security-Policy"] = WEB_CSP
-        if log.isEnabledFor(logging.INFO):
-            started = environ.get(STARTED, time.perf_counter())
-            fields = {
-                "request_id": environ.get(REQUEST_ID),
-                "method": environ.get("REQUEST_METHOD"),
+        method = environ.get("REQUEST_METHOD")
+        caller = environ.get(CALLER)
+        if method == "GET" and caller is not None and "Where" not in headers:
+            # A read: the record authentication read is the caller's position now.
+            headers["Where"] = where.header(where.where(caller))
+        ms = (time.perf_counter() - environ.get(STARTED, time.perf_counter())) * 1000
+        level, sampled = logs.level_of(method, response.status_code, ms, request_id)
+        if log.isEnabledFor(level):
+            fields: dict[str, Any] = {
+                "request_id": request_id,
+                "method": method,
                 "path": environ.get("PATH_INFO"),
                 "status": response.status_code,
-                "ms": round((time.perf_counter() - started) * 1000, 2),
+                "ms": round(ms, 2),
             }
             if PLAYER_ID in environ:
                 fields["player_id"] = environ[PLAYER_ID]
-            log.info("request", extra={"fields": fields})
+            if sampled:
+                fields["sample"] = logs.READ_SAMPLE  # one such line stands for this many
+            log.log(
+                level, "slow request" if ms >= logs.SLOW_MS else "request", extra={"fields": fields}
+            )
         return response
 
 

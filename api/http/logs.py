@@ -1,4 +1,7 @@
-"""JSON log lines, one per request, each with its request id."""
+"""JSON log lines with request ids: one per request that changes something or fails, one per
+slow request, and a sample of the successful reads (polls above all), which are most requests
+and which API Gateway's and Lambda's own metrics already count (CloudWatch Logs bills every
+ingested byte)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,26 @@ import json
 import logging
 import sys
 import time
+import zlib
 from typing import Any
+
+SLOW_MS = 500.0  # a request this slow is logged whatever it was (as a warning)
+READ_SAMPLE = 100  # one successful read in this many is logged at info (by request id)
+
+
+def level_of(method: str | None, status: int, ms: float, request_id: str) -> tuple[int, bool]:
+    """(level, sampled) of a request's line. Errors and slow requests are always logged,
+    requests that change something at info; successful reads at debug, except one in
+    READ_SAMPLE (chosen by the request id, so that a trace is all or nothing)."""
+    if status >= 500:
+        return logging.ERROR, False
+    if ms >= SLOW_MS:
+        return logging.WARNING, False
+    if status >= 400 or method not in ("GET", "HEAD"):
+        return logging.INFO, False
+    if zlib.crc32(request_id.encode()) % READ_SAMPLE == 0:
+        return logging.INFO, True
+    return logging.DEBUG, False
 
 
 class JsonFormatter(logging.Formatter):

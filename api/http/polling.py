@@ -1,31 +1,88 @@
-"""When a client should poll the state again: soon while something is about to change."""
+"""When a client should poll the state again: just after the next change this viewer needs to
+see, as far as the server can tell. Every timer is stored (D10), so many changes have a known
+time; only guesses come at moments nobody knows.
+
+- The intro (R2): nothing changes until the duels start, at a known time: wake just after it.
+- Your own turn: only your guess (whose answer is the new state) or your deadline changes your
+  duel: wake just after the deadline.
+- The opponent's turn: their guess may come at any moment, except in the first seconds of the
+  turn (reading the board and typing a word take time): then about every second.
+- Waiting for the round to end (your duel is over, a bye, or you are out and watching, R9): with
+  one duel left, any guess of it may end the round, and the next intro must be on screen from
+  its start, so about every second; with two or more left the round needs two endings, so less
+  often. A client that shows one duel (it sends `watch`) is polled like a player of it.
+- Finished: nothing changes any more, but a group's leader may seat its members in a new
+  tournament at any time (R22): a group member polls every few seconds, anyone else rarely.
+
+The advice is in milliseconds; the `Poll-Interval` header carries it in seconds, to the
+millisecond (e.g. `0.35`), so that a client can wake at a deadline rather than a second late.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
-FAST_S = 1  # the opponent is to play: their guess should show within about a second
-EARLY_S = 2  # the opponent's turn has only just begun: guesses this fast are rare
-SLOW_S = 3  # waiting for other duels to end, or watching
-IDLE_S = 5  # our own turn, or the tournament is over
+from core.duel import Duel
+from core.tournament import Tournament
+
+MARGIN_MS = 100  # after a known deadline: the poll must reach the server after it
+QUIET_MS = 2_000  # a turn is not answered sooner than this (capped at a tenth of the turn)
+OPPONENT_MS = 1_000  # the opponent is to play: their guess shows within about a second
+LAST_DUEL_MS = 1_000  # one duel left: a new round must be noticed within about a second
+DUELS_MS = 2_500  # two or more duels left
+GROUP_MS = 2_000  # finished, in a group: the leader may start the next tournament (R22)
+IDLE_MS = 30_000  # finished, no group: only the player's own actions move them
+MIN_MS = 200
+MAX_MS = 30_000  # and never more than a third of the reconnect window (D9: polls are contact)
 
 
-def poll_interval(view: dict[str, Any]) -> int:
-    now = view["server_time"]
-    if view["phase"] == "finished":
-        return IDLE_S * 6
-    if view["phase"] == "intro":
-        left_ms = (view["phase_deadline"] or now) - now
-        return max(FAST_S, min(IDLE_S, left_ms // 1000))
-    duel = view["duel"]
-    if duel is None or duel["result"] is not None:
-        return SLOW_S
-    if duel["your_turn"]:
-        # Only our own guess changes the board; the deadline is known. Poll to catch the end.
-        left_ms = (duel["deadline"] or now) - now
-        return max(FAST_S, min(IDLE_S, left_ms // 1000))
-    # The opponent is to play. In the first sixth of the turn (5 s of 30) a guess is rare, so
-    # polling every 2 s there costs little staleness and saves a third of those polls.
-    turn_ms = view["timers"]["turn_ms"]
-    started = (duel["deadline"] or now) - turn_ms
-    return EARLY_S if now - started < min(5_000, turn_ms // 6) else FAST_S
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    id: str
+    in_group: bool = False
+    watching: str | None = None  # the duel the client shows, when it is not the viewer's own
+
+
+def poll_after_ms(t: Tournament, viewer: Viewer, now: int) -> int:
+    """Milliseconds until `viewer` should poll `t` again."""
+    cap = MAX_MS if t.finished_at is not None else min(MAX_MS, t.timing.reconnect_ms // 3)
+    return max(MIN_MS, min(_advice(t, viewer, now), cap))
+
+
+def header(ms: int) -> str:
+    """`Poll-Interval` in seconds with up to three decimals: 1000 → "1", 2350 → "2.35"."""
+    whole, part = divmod(ms, 1000)
+    return str(whole) if not part else f"{whole}.{part:03d}".rstrip("0")
+
+
+def _advice(t: Tournament, viewer: Viewer, now: int) -> int:
+    if t.finished_at is not None:
+        return GROUP_MS if viewer.in_group else IDLE_MS
+    rnd = t.rounds[-1]
+    if now < rnd.starts_at:
+        return rnd.starts_at + MARGIN_MS - now
+    own = rnd.duel_of(viewer.id)
+    if own is not None and own.ended_at is None:
+        if own.to_play == viewer.id:
+            return _after_deadline(own, now)
+        return _answer(own, now, OPPONENT_MS, t.timing.turn_ms)
+    live = [d for d in rnd.duels if d.ended_at is None]
+    # One duel left: any of its guesses may end the round. More: the round needs two endings.
+    wait = _answer(live[0], now, LAST_DUEL_MS, t.timing.turn_ms) if len(live) == 1 else DUELS_MS
+    watched = next((d for d in live if d.id == viewer.watching), None)
+    if watched is not None:
+        wait = min(wait, _answer(watched, now, OPPONENT_MS, t.timing.turn_ms))
+    return wait
+
+
+def _after_deadline(duel: Duel, now: int) -> int:
+    deadline = duel.deadline
+    return MARGIN_MS if deadline is None else deadline + MARGIN_MS - now
+
+
+def _answer(duel: Duel, now: int, every: int, turn_ms: int) -> int:
+    """Until the player to play may have answered: nothing early in a turn, then `every`, and
+    never later than just after the turn's deadline (a skip, R11, passes the turn on)."""
+    quiet_until = duel.turn_started_at + min(QUIET_MS, turn_ms // 10)
+    wait = quiet_until - now if now < quiet_until else every
+    return min(wait, _after_deadline(duel, now))

@@ -11,12 +11,14 @@ from api.service import errors as svc
 from api.storage.records import PlayerRecord
 
 PLAYER_ID = "wordle.player_id"  # the caller, for the request's log line
+CALLER = "wordle.caller"  # the caller's record as authentication read it (for the Where header)
 
 
 def caller(service: Service) -> PlayerRecord:
     """The player whose bearer token the request carries (401 otherwise)."""
     player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
     request.environ[PLAYER_ID] = player.id
+    request.environ[CALLER] = player
     return player
 
 

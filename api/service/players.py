@@ -11,6 +11,7 @@ from typing import Any
 
 from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
+from api.service.where import where
 from api.storage.records import PlayerRecord
 from api.storage.repository import Put
 from core.errors import GameError
@@ -165,4 +166,5 @@ def profile(player: PlayerRecord) -> dict[str, Any]:
         "last_tournament_id": player.last_tournament_id,
         "group_id": player.group_id,
         "bot": player.bot,
+        "where": where(player),
     }

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import wordlists
-from api.service import errors, names
+from api.service import errors, names, where
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put, Write
@@ -40,10 +40,12 @@ class Snapshot:
     def tournament(self) -> Tournament:
         return self.record.tournament
 
-    @property
-    def etag(self) -> str:
-        # The phase flips from intro to duels by time alone, without a new version.
-        return f'"{self.record.version}.{self.tournament.phase(self.now)}"'
+    def etag(self, place: dict[str, Any]) -> str:
+        """The state's entity tag for a viewer at `place` (api.service.where): the phase flips
+        from intro to duels by time alone, without a new version, and a viewer who was moved
+        (seated in a new tournament, put out) must not get a 304."""
+        phase = self.tournament.phase(self.now)
+        return f'"{self.record.version}.{phase}.{where.fingerprint(place)}"'
 
 
 def with_contacts(record: TournamentRecord) -> Tournament:
@@ -122,24 +124,22 @@ class Tournaments:
         """Write the new state and, in the same transaction, every rating it fixed (R16)."""
         updated = replace(record, tournament=after, due=after.next_deadline())
         writes: list[Write] = [Put(updated)]
-        fixed = [e for e in events if isinstance(e, PlaceFixed)]
-        if fixed:
-            players = {p.id: p for p in self.ctx.repo.get_players([e.player for e in fixed])}
-            for event in fixed:
-                p = players.get(event.player)
-                if p is None:
-                    continue
-                writes.append(
-                    Put(
-                        replace(
-                            p,
-                            rating=p.rating + event.rating_change,
-                            played=p.played + 1,
-                            # D14: free at once; unless already in a newer tournament.
-                            tournament_id=None if p.tournament_id == after.id else p.tournament_id,
-                        )
-                    )
+        fixed = {e.player: e for e in events if isinstance(e, PlaceFixed)}
+        was_out = {p.id for p in record.tournament.players if p.lives == 0}
+        out = {p.id for p in after.players if p.lives == 0} - was_out
+        if fixed or out:
+            for p in self.ctx.repo.get_players(sorted(out | fixed.keys())):
+                # D14: out is free at once (unless already seated in a newer tournament).
+                changed = replace(
+                    p, tournament_id=None if p.tournament_id == after.id else p.tournament_id
                 )
+                event = fixed.get(p.id)
+                if event is not None:  # R16: the rating changes once, with the fixed place
+                    changed = replace(
+                        changed, rating=p.rating + event.rating_change, played=p.played + 1
+                    )
+                if changed != p:
+                    writes.append(Put(changed))
         self.ctx.repo.commit(writes)
         return replace(updated, version=record.version + 1)
 
@@ -164,10 +164,21 @@ class Tournaments:
         snapshot = self.advance(tournament_id)
         self._participant(snapshot, player)
         self._touch(snapshot, player.id)
-        return snapshot, self.view(snapshot, player.id)
+        return snapshot, self.view(snapshot, player)
 
-    def view(self, snapshot: Snapshot, player_id: str) -> dict[str, Any]:
-        return views.tournament_view(snapshot.tournament, player_id, snapshot.now)
+    def view(self, snapshot: Snapshot, player: PlayerRecord) -> dict[str, Any]:
+        view = views.tournament_view(snapshot.tournament, player.id, snapshot.now)
+        view["where"] = where.where(player, snapshot.tournament)
+        return view
+
+    def history(self, player: PlayerRecord, tournament_id: str) -> tuple[int, dict[str, Any]]:
+        """D2, D4: every round played so far, final boards and secrets included; with the
+        number of rounds it holds, which is all that can change it."""
+        snapshot = self.advance(tournament_id)
+        self._participant(snapshot, player)
+        self._touch(snapshot, player.id)
+        t = snapshot.tournament
+        return views.closed_rounds(t), views.history_view(t)
 
     def guess(
         self,
@@ -205,7 +216,12 @@ class Tournaments:
             return Snapshot(self._save(snapshot.record, after, events), snapshot.now, True)
 
         snapshot = retry_on_conflict(attempt)
-        return snapshot, self.view(snapshot, player.id)
+        view = self.view(snapshot, player)
+        # The final board of the duel this guess ended, even once the next round has begun.
+        ended = views.ended_by(snapshot.tournament, player.id, row, duel_id)
+        if ended is not None:
+            view["ended_duel"] = ended
+        return snapshot, view
 
     def leave(self, player: PlayerRecord, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
         """R20: an automatic loss; leaving once out costs nothing (D14)."""
@@ -220,7 +236,7 @@ class Tournaments:
             return Snapshot(self._save(snapshot.record, after, events), snapshot.now, True)
 
         snapshot = retry_on_conflict(attempt)
-        return snapshot, self.view(snapshot, player.id)
+        return snapshot, self.view(snapshot, player)
 
     def duel(self, player: PlayerRecord, tournament_id: str, duel_id: str) -> dict[str, Any]:
         """R9: watch any duel of the tournament; its secret shows only once it has ended."""

@@ -36,6 +36,12 @@ def test_r25_anonymous_players_get_a_generated_nickname_they_may_change(game: Ga
         "last_tournament_id": None,
         "group_id": None,
         "bot": False,
+        "where": {
+            "lobby_id": None,
+            "tournament_id": None,
+            "group_id": None,
+            "last_tournament_id": None,
+        },
     }
     r = game.call("PATCH", "/v1/me", a, json={"nickname": "  Zoë   the  Great "})
     assert r.status_code == 200 and r.get_json()["nickname"] == "Zoë the Great"

@@ -6,6 +6,7 @@ import io
 import json
 import logging
 import re
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -90,8 +91,8 @@ def log_lines() -> Iterator[io.StringIO]:
 
 def test_logs_are_json_lines_with_a_request_id(game: Game, log_lines: io.StringIO) -> None:
     p = game.new_player()
-    game.get("/v1/me", p, headers={"X-Request-Id": "trace-me-123"})
-    r = game.get("/v1/me", p)
+    game.post("/v1/queue", p, json={"language": "en"}, headers={"X-Request-Id": "trace-me-123"})
+    r = game.delete("/v1/queue", p)
     game.get("/v1/nope")
     game.post("/v1/queue", p, data="{")
     lines = [json.loads(line) for line in log_lines.getvalue().splitlines()]
@@ -109,9 +110,52 @@ def test_logs_are_json_lines_with_a_request_id(game: Game, log_lines: io.StringI
     assert missing["status"] == 404 and "player_id" not in missing
     assert bad["status"] == 400
     # An over-long incoming id is replaced, not logged.
-    game.get("/v1/health", headers={"X-Request-Id": "x" * 500})
+    game.post("/v1/queue", p, data="{", headers={"X-Request-Id": "x" * 500})
     last = json.loads(log_lines.getvalue().splitlines()[-1])
     assert last["request_id"] != "x" * 500 and 0 < len(last["request_id"]) <= 64
+
+
+def test_successful_reads_are_sampled_errors_and_slow_requests_always_logged(
+    game: Game, log_lines: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Polls are most requests and CloudWatch Logs bills every byte: a successful read (a poll,
+    200 or 304) is logged once in READ_SAMPLE, chosen by its request id."""
+    players = game.new_players(8)
+    tid = game.queue(players)
+    lines = len(log_lines.getvalue().splitlines())
+    url = f"/v1/tournaments/{tid}/state"
+    etag = game.get(url, players[0]).headers["ETag"]
+    for i in range(50):
+        headers = {"If-None-Match": etag, "X-Request-Id": f"poll-{i}"}
+        assert game.get(url, players[0], headers=headers).status_code == 304
+        assert (
+            game.get("/v1/me", players[0], headers={"X-Request-Id": f"me-{i}"}).status_code == 200
+        )
+    sampled = [
+        f"{kind}-{i}"
+        for kind in ("poll", "me")
+        for i in range(50)
+        if zlib.crc32(f"{kind}-{i}".encode()) % logs.READ_SAMPLE == 0
+    ]
+    game.get(url, players[0], headers={"X-Request-Id": "trace-186"})  # a sampled id
+    game.get(f"/v1/tournaments/{tid}/nope", players[0])
+    assert game.get("/v1/tournaments/t_nope/state", players[0]).status_code == 404
+    entries = [json.loads(line) for line in log_lines.getvalue().splitlines()[lines:]]
+    logged = [e["request_id"] for e in entries]
+    assert logged[: len(sampled)] == sampled
+    assert logged[len(sampled)] == "trace-186"
+    assert all(e["sample"] == logs.READ_SAMPLE for e in entries[: len(sampled) + 1])
+    assert [e["status"] for e in entries[len(sampled) + 1 :]] == [404, 404]
+    assert all("sample" not in e for e in entries[len(sampled) + 1 :])
+    # A slow read is logged, as a warning, whatever its id.
+    monkeypatch.setattr(logs, "SLOW_MS", 0.0)
+    game.get(url, players[0], headers={"If-None-Match": etag, "X-Request-Id": "poll-slow"})
+    slow = json.loads(log_lines.getvalue().splitlines()[-1])
+    assert (slow["request_id"], slow["level"], slow["message"]) == (
+        "poll-slow",
+        "warning",
+        "slow request",
+    )
 
 
 def test_unexpected_errors_are_logged_as_json_and_answered_as_500(

@@ -6,6 +6,7 @@ import itertools
 from typing import Any
 
 from api.config import Settings
+from api.http import polling
 from api.storage.memory import InMemoryRepository
 from core import tournament as tm
 from core.timing import Timing
@@ -30,7 +31,7 @@ def test_etag_304_and_changes_with_the_state(game: Game) -> None:
 
     same = poll(game, p, tid, etag)
     assert same.status_code == 304 and same.get_data() == b""
-    assert same.headers["ETag"] == etag and int(same.headers["Poll-Interval"]) >= 1
+    assert same.headers["ETag"] == etag and float(same.headers["Poll-Interval"]) > 0
     assert poll(game, p, tid, '"nope", ' + etag).status_code == 304  # a list of ETags
     assert poll(game, p, tid, '"nope"').status_code == 200
 
@@ -61,26 +62,34 @@ def test_etag_304_and_changes_with_the_state(game: Game) -> None:
     assert skipped["skipped"]
 
 
-def test_poll_interval_small_while_the_opponent_plays_larger_in_intros(game: Game) -> None:
+def interval_ms(response: Any) -> int:
+    return round(float(response.headers["Poll-Interval"]) * 1000)
+
+
+def test_poll_interval_wakes_at_known_times_and_fast_while_the_opponent_plays(
+    game: Game,
+) -> None:
     players = game.new_players(8)
     tid = game.queue(players)
     intro = poll(game, players[0], tid)
-    intro_interval = int(intro.headers["Poll-Interval"])
-    assert intro.get_json()["phase"] == "intro"
-    game.clock.set(intro.get_json()["phase_deadline"])
+    # The intro: nothing changes until the duels start, at a known time (to the millisecond).
+    deadline = intro.get_json()["phase_deadline"]
+    assert interval_ms(intro) == deadline + polling.MARGIN_MS - game.clock.ms
+    game.clock.set(deadline)
     duel = game.state(players[0], tid)["duel"]
     by = {p.id: p for p in players}
     to_play, waiting = by[duel["players"][0]], by[duel["players"][1]]
     assert duel["to_play"] == to_play.id
-    # Right after the opponent's turn begins a guess is rare: every 2 s; then every second.
-    early_interval = int(poll(game, waiting, tid).headers["Poll-Interval"])
-    game.clock.advance(min(5_000, TIMING.turn_ms // 6))
-    waiting_interval = int(poll(game, waiting, tid).headers["Poll-Interval"])
-    own_interval = int(poll(game, to_play, tid).headers["Poll-Interval"])
-    assert early_interval == 2
-    assert waiting_interval == 1
-    assert intro_interval > waiting_interval
-    assert own_interval >= waiting_interval
+    # Own turn: only the deadline (or our own guess) changes the duel.
+    assert interval_ms(poll(game, to_play, tid)) == duel["deadline"] + polling.MARGIN_MS - deadline
+    # The opponent's turn: quiet while nobody types that fast, then about every second.
+    quiet = min(polling.QUIET_MS, TIMING.turn_ms // 10)
+    assert interval_ms(poll(game, waiting, tid)) == quiet
+    game.clock.advance(quiet)
+    assert interval_ms(poll(game, waiting, tid)) == polling.OPPONENT_MS
+    # ...but never past the turn's deadline (the skip hands the turn over, R11).
+    game.clock.set(duel["deadline"] - 300)
+    assert interval_ms(poll(game, waiting, tid)) == 300 + polling.MARGIN_MS
 
 
 def test_poll_interval_during_intro_tracks_its_end(game: Game) -> None:
@@ -90,9 +99,10 @@ def test_poll_interval_during_intro_tracks_its_end(game: Game) -> None:
     intervals = []
     for t in range(0, TIMING.intro_ms, 1000):
         game.clock.set(start + t)
-        intervals.append(int(poll(game, players[0], tid).headers["Poll-Interval"]))
-    assert intervals == sorted(intervals, reverse=True)
-    assert intervals[0] > 1 and intervals[-1] >= 1
+        intervals.append(interval_ms(poll(game, players[0], tid)))
+    assert intervals == [
+        TIMING.intro_ms - t + polling.MARGIN_MS for t in range(0, TIMING.intro_ms, 1000)
+    ]
 
 
 def test_finished_tournament_polls_slowly_and_stays_304(game: Game) -> None:
@@ -101,7 +111,7 @@ def test_finished_tournament_polls_slowly_and_stays_304(game: Game) -> None:
     final = game.play_to_end(tid, players)
     assert final is not None
     r = poll(game, players[0], tid)
-    assert int(r.headers["Poll-Interval"]) >= 5
+    assert interval_ms(r) == polling.IDLE_MS
     game.clock.advance(3_600_000)
     assert poll(game, players[0], tid, r.headers["ETag"]).status_code == 304
 

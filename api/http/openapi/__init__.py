@@ -19,12 +19,22 @@ from api.service.tournaments import DUEL_ID
 
 DUEL_PATTERN = DUEL_ID.pattern
 
+_WHERE_HEADER = {
+    "schema": {"type": "string"},
+    "description": "The caller's position (schema Where) as compact JSON; on every "
+    "authenticated GET, so that a client on any screen can route from it.",
+}
 _STATE_HEADERS = {
-    "ETag": {"schema": {"type": "string"}, "description": "Built from the state's version."},
-    "Poll-Interval": {
-        "schema": {"type": "integer"},
-        "description": "Seconds to wait before polling again.",
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "Built from the state's version, its phase and the caller's position.",
     },
+    "Poll-Interval": {
+        "schema": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]{1,3})?$"},
+        "description": "Seconds (to the millisecond, e.g. 0.35) to wait before polling again: "
+        "just after the next change this viewer must see (docs/client.md).",
+    },
+    "Where": _WHERE_HEADER,
 }
 
 
@@ -32,6 +42,16 @@ def _state_ok(description: str) -> JSON:
     return {"200": {**json_body(ref("State"), description), "headers": _STATE_HEADERS}}
 
 
+_HISTORY_ETAG = {
+    "schema": {"type": "string"},
+    "description": "The number of rounds it holds; rounds that have ended never change.",
+}
+_IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+}
 _TID = path_param("tournament_id", "Tournament id", id_pattern("t"))
 _GID = path_param("group_id", "Group id", id_pattern("g"))
 _NEW_TOKEN = json_body(ref("NewPlayer"), "Your profile and your new bearer token")
@@ -125,7 +145,15 @@ def openapi_document() -> JSON:
             )
         },
         "/v1/me": {
-            "get": op("Your profile", {"200": json_body(ref("Profile"), "Profile")}),
+            "get": op(
+                "Your profile and where you are now",
+                {
+                    "200": {
+                        **json_body(ref("Profile"), "Profile"),
+                        "headers": {"Where": _WHERE_HEADER},
+                    }
+                },
+            ),
             "patch": op(
                 "Change your nickname",
                 {"200": json_body(ref("Profile"), "Profile")},
@@ -242,13 +270,33 @@ def openapi_document() -> JSON:
                 },
                 params=(
                     _TID,
+                    _IF_NONE_MATCH,
                     {
-                        "name": "If-None-Match",
-                        "in": "header",
+                        "name": "watch",
+                        "in": "query",
                         "required": False,
-                        "schema": {"type": "string"},
+                        "description": "A duel id the client shows in full (R9): the poll "
+                        "advice then follows that duel's turns.",
+                        "schema": {"type": "string", "maxLength": 32},
                     },
                 ),
+            )
+        },
+        "/v1/tournaments/{tournament_id}/history": {
+            "get": op(
+                "Every round played so far: pairings, byes, who went out, final boards and "
+                "secrets; honours If-None-Match",
+                {
+                    "200": {
+                        **json_body(ref("History"), "History"),
+                        "headers": {"ETag": _HISTORY_ETAG},
+                    },
+                    "304": {
+                        "description": "No round has ended since the ETag",
+                        "headers": {"ETag": _HISTORY_ETAG},
+                    },
+                },
+                params=(_TID, _IF_NONE_MATCH),
             )
         },
         "/v1/tournaments/{tournament_id}/guesses": {

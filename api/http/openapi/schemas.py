@@ -20,19 +20,44 @@ SCHEMAS: JSON = {
             }
         },
     },
+    "Where": {
+        "type": "object",
+        "description": "Where the player is now; a client routes from it on every screen "
+        "(docs/client.md). Also the `Where` header of every authenticated GET.",
+        "required": ["lobby_id", "tournament_id", "group_id", "last_tournament_id"],
+        "properties": {
+            "lobby_id": {**NULLABLE_STR, "description": "A lobby you sit in, waiting to fill."},
+            "tournament_id": {
+                **NULLABLE_STR,
+                "description": "A live tournament you are still playing in: show it. Null "
+                "once you are out or have left (D14: free to go, queue or be seated by "
+                "your group's leader).",
+            },
+            "group_id": NULLABLE_STR,
+            "last_tournament_id": {
+                **NULLABLE_STR,
+                "description": "Your latest tournament, live or finished: to watch (R9) or "
+                "read its results and history.",
+            },
+        },
+    },
     "Profile": {
         "type": "object",
-        "required": ["id", "nickname", "rating", "tournaments_played"],
+        "required": ["id", "nickname", "rating", "tournaments_played", "where"],
         "properties": {
             "id": {"type": "string", "minLength": 1},
             "nickname": NICKNAME,
             "rating": {"type": "integer"},
             "tournaments_played": {"type": "integer", "minimum": 0},
-            "lobby_id": NULLABLE_STR,
-            "tournament_id": NULLABLE_STR,
-            "last_tournament_id": NULLABLE_STR,
-            "group_id": NULLABLE_STR,
+            "lobby_id": {**NULLABLE_STR, "description": "Same as where.lobby_id."},
+            "tournament_id": {**NULLABLE_STR, "description": "Same as where.tournament_id."},
+            "last_tournament_id": {
+                **NULLABLE_STR,
+                "description": "Same as where.last_tournament_id.",
+            },
+            "group_id": {**NULLABLE_STR, "description": "Same as where.group_id."},
             "bot": {"type": "boolean"},
+            "where": ref("Where"),
         },
     },
     "NewPlayer": {
@@ -182,6 +207,117 @@ SCHEMAS: JSON = {
             },
         },
     },
+    "Board": {
+        "type": "array",
+        "description": "A board's rows, compact: `[tiles, marks]` for a guess (marks: G "
+        "correct, Y present, - absent), null for a skipped turn (R11). Turns alternate (R10): "
+        "row i was played by the duel's players[i % 2].",
+        "items": {
+            "oneOf": [
+                {
+                    "type": "array",
+                    "prefixItems": [
+                        {"type": "array", "items": {"type": "string"}},
+                        {"type": "string"},
+                    ],
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+                {"type": "null"},
+            ]
+        },
+    },
+    "LiveDuel": {
+        "type": "object",
+        "description": "A duel of the current round at a glance (R9). Open it in full with "
+        "/duels/{duel_id}, or follow it through the state with `?watch=`.",
+        "properties": {
+            "id": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "rows": {"type": "integer", "description": "Rows played (the board's length)."},
+            "word_length": {"type": "integer"},
+            "result": ref("Result"),
+            "board": ref("Board"),
+            "to_play": {**NULLABLE_STR, "description": "Whose turn; null once over."},
+            "deadline": {**NULLABLE_INT, "description": "When that turn times out (ms)."},
+            "secret": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Present only once the duel has ended (D4).",
+            },
+        },
+    },
+    "StatePlayer": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "nickname": {"type": "string"},
+            "bot": {"type": "boolean"},
+            "lives": {"type": "integer"},
+            "status": {"enum": ["playing", "out", "left", "winner"]},
+            "place": {**NULLABLE_INT, "description": "Fixed place (D1), once fixed."},
+            "rating_change": {**NULLABLE_INT, "description": "Fixed rating change (R16)."},
+            "rating": {
+                "type": "integer",
+                "description": "Rating at the start, from which every change is computed "
+                "(D5): results read rating → rating + rating_change.",
+            },
+            "out_round": {**NULLABLE_INT, "description": "The round in which lives reached 0."},
+            "provisional": {
+                "description": "R9: out in the current round, place not fixed yet: the place "
+                "and rating change if the round ended now. They can only get better (others "
+                "still playing this round may join the place, D1; docs/decisions.md).",
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "place": {"type": "integer"},
+                            "rating_change": {"type": "integer"},
+                        },
+                    },
+                    {"type": "null"},
+                ],
+            },
+        },
+    },
+    "History": {
+        "type": "object",
+        "description": "Every round that has ended; it changes only when a round ends.",
+        "properties": {
+            "id": {"type": "string"},
+            "rounds": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "number": {"type": "integer"},
+                        "intro_at": {"type": "integer"},
+                        "starts_at": {"type": "integer"},
+                        "ended_at": {"type": "integer"},
+                        "bye": NULLABLE_STR,
+                        "out": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Players whose lives reached 0 in this round.",
+                        },
+                        "duels": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "players": {"type": "array", "items": {"type": "string"}},
+                                    "secret": {"type": "array", "items": {"type": "string"}},
+                                    "board": ref("Board"),
+                                    "result": ref("Result"),
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
     "State": {
         "type": "object",
         "description": "Everything one screen needs. Times are ms since the epoch.",
@@ -191,29 +327,32 @@ SCHEMAS: JSON = {
             "phase": {"enum": ["intro", "duels", "finished"]},
             "phase_deadline": NULLABLE_INT,
             "round": {"type": "integer"},
+            "intro_at": {"type": "integer", "description": "When this round's intro began."},
+            "starts_at": {"type": "integer", "description": "When its duels start."},
             "server_time": {"type": "integer"},
             "finished_at": NULLABLE_INT,
             "timers": {"type": "object"},
-            "players": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": "string"},
-                        "nickname": {"type": "string"},
-                        "bot": {"type": "boolean"},
-                        "lives": {"type": "integer"},
-                        "status": {"enum": ["playing", "out", "left", "winner"]},
-                        "place": NULLABLE_INT,
-                        "rating_change": NULLABLE_INT,
-                    },
-                },
-            },
+            "players": {"type": "array", "items": ref("StatePlayer")},
             "pairings": {"type": "array", "items": {"type": "array"}},
             "bye": NULLABLE_STR,
             "you": NULLABLE_STR,
             "duel": {"oneOf": [ref("Duel"), {"type": "null"}]},
-            "duels": {"type": "array", "items": {"type": "object"}},
+            "duels": {
+                "type": "array",
+                "items": ref("LiveDuel"),
+                "description": "Every duel of the current round at a glance.",
+            },
+            "history_rounds": {
+                "type": "integer",
+                "description": "Rounds ended so far: fetch /history again when it grows.",
+            },
+            "where": ref("Where"),
+            "ended_duel": {
+                **ref("Duel"),
+                "description": "Only in the answer to a guess that ended its duel: that "
+                "duel's final board with the secret, even when the guess also ended the round "
+                "and the state already shows the next one.",
+            },
         },
     },
 }

@@ -1,4 +1,5 @@
-"""Live tournaments: the polled state (ETag, Poll-Interval), guesses, leaving, watching."""
+"""Live tournaments: the polled state (ETag, Poll-Interval), guesses, leaving, watching, and
+the history of the rounds played."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
-from api.http.polling import poll_interval
+from api.http import polling
 from api.http.requests import body, caller, integer
 from api.service import Service
+from api.service import errors as svc
 from api.service.tournaments import Snapshot
+from api.service.where import header as where_header
+from api.storage.records import PlayerRecord
 
 
 def _etags(header: str) -> set[str]:
@@ -18,16 +22,39 @@ def _etags(header: str) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",")}
 
 
-def state_response(snapshot: Snapshot, view: dict[str, Any], status: int = 200) -> Response:
+def _not_modified(etag: str) -> bool:
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    return bool(wanted) and (wanted.strip() == "*" or etag in _etags(wanted))
+
+
+def _watching() -> str | None:
+    """`?watch=<duel id>`: the duel the client shows (R9), which the poll advice follows."""
+    duel = request.args.get("watch")
+    if duel is not None and (not duel or len(duel) > 32):
+        raise svc.BadRequest("watch must be a duel id such as 'r3d2'")
+    return duel
+
+
+def state_response(
+    snapshot: Snapshot,
+    view: dict[str, Any],
+    player: PlayerRecord,
+    status: int = 200,
+    watching: str | None = None,
+) -> Response:
     text = "" if status == 304 else json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+    place = view["where"]
+    viewer = polling.Viewer(player.id, place["group_id"] is not None, watching)
+    advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
     return Response(
         text,
         status=status,
         mimetype="application/json",
         headers={
-            "ETag": snapshot.etag,
-            "Poll-Interval": str(poll_interval(view)),
+            "ETag": snapshot.etag(place),
+            "Poll-Interval": polling.header(advice),
             "Cache-Control": "no-cache",
+            "Where": where_header(place),
         },
     )
 
@@ -35,11 +62,11 @@ def state_response(snapshot: Snapshot, view: dict[str, Any], status: int = 200) 
 def install(app: Flask, service: Service) -> None:
     @app.get("/v1/tournaments/<id(t):tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
-        snapshot, view = service.tournaments.state(caller(service), tournament_id)
-        wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
-        if wanted and (wanted.strip() == "*" or snapshot.etag in _etags(wanted)):
-            return state_response(snapshot, view, 304)
-        return state_response(snapshot, view)
+        watching = _watching()
+        player = caller(service)
+        snapshot, view = service.tournaments.state(player, tournament_id)
+        status = 304 if _not_modified(snapshot.etag(view["where"])) else 200
+        return state_response(snapshot, view, player, status, watching)
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/guesses")
     def guess(tournament_id: str) -> Response:
@@ -48,12 +75,23 @@ def install(app: Flask, service: Service) -> None:
         snapshot, view = service.tournaments.guess(
             player, tournament_id, integer(data.get("row")), data.get("word"), data.get("duel")
         )
-        return state_response(snapshot, view)
+        return state_response(snapshot, view, player)
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/leave")
     def leave_tournament(tournament_id: str) -> Response:
-        snapshot, view = service.tournaments.leave(caller(service), tournament_id)
-        return state_response(snapshot, view)
+        player = caller(service)
+        snapshot, view = service.tournaments.leave(player, tournament_id)
+        return state_response(snapshot, view, player)
+
+    @app.get("/v1/tournaments/<id(t):tournament_id>/history")
+    def tournament_history(tournament_id: str) -> Response:
+        rounds, history = service.tournaments.history(caller(service), tournament_id)
+        etag = f'"h{rounds}"'  # rounds that have ended never change again
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if _not_modified(etag):
+            return Response("", status=304, headers=headers)
+        text = json.dumps(history, separators=(",", ":"), ensure_ascii=False)
+        return Response(text, mimetype="application/json", headers=headers)
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/duels/<duel:duel_id>")
     def watch_duel(tournament_id: str, duel_id: str) -> Response:
