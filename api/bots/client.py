@@ -143,6 +143,10 @@ class Observer(Protocol):
         self, tournament_id: str, duel_id: str, viewer: str, rows: list[dict[str, Any]]
     ) -> None: ...
 
+    def round_seen(self, tournament_id: str, viewer: str, number: int, intro_at: int) -> None:
+        """A state of round `number` (whose intro began at `intro_at`) in which `viewer` plays
+        (a duel or a bye) reached the bot."""
+
 
 @dataclass
 class PlayOptions:
@@ -252,8 +256,12 @@ def play_tournament(
             client.stop.wait(wait_s)
             continue
         duel = view["duel"]
-        if duel is not None and options.observer is not None and reply.status == 200:
-            options.observer.seen(tournament_id, duel["id"], client.player_id or "", duel["rows"])
+        if options.observer is not None and reply.status == 200:
+            pid = client.player_id or ""
+            if duel is not None:
+                options.observer.seen(tournament_id, duel["id"], pid, duel["rows"])
+            if duel is not None or view["bye"] == pid:
+                options.observer.round_seen(tournament_id, pid, view["round"], view["intro_at"])
         status = next(p["status"] for p in view["players"] if p["id"] == client.player_id)
         if view["phase"] == "finished" or (status in ("out", "left") and not options.watch):
             return view

@@ -7,10 +7,12 @@ time; only guesses come at moments nobody knows.
   duel: wake just after the deadline.
 - The opponent's turn: their guess may come at any moment, except in the first seconds of the
   turn (reading the board and typing a word take time): then about every second.
-- Waiting for the round to end (your duel is over, a bye, or you are out and watching, R9): with
-  one duel left, any guess of it may end the round, and the next intro must be on screen from
-  its start, so about every second; with two or more left the round needs two endings, so less
-  often. A client that shows one duel (it sends `watch`) is polled like a player of it.
+- Waiting for the round to end (your duel is over, or a bye): with one duel left, any of its
+  guesses may end the round, and the next intro (R2) must be on screen from its start, so
+  about every second (after the quiet start of each of its turns); with two or more left the
+  round needs two endings, so every few seconds. A player who is out (R9) has no next round:
+  every few seconds too. A client that shows one duel (it sends `watch`) is polled like a
+  player of that duel.
 - Finished: nothing changes any more, but a group's leader may seat its members in a new
   tournament at any time (R22): a group member polls every few seconds, anyone else rarely.
 
@@ -26,10 +28,10 @@ from core.duel import Duel
 from core.tournament import Tournament
 
 MARGIN_MS = 100  # after a known deadline: the poll must reach the server after it
-QUIET_MS = 2_000  # a turn is not answered sooner than this (capped at a tenth of the turn)
+QUIET_MS = 4_000  # a turn is rarely answered sooner (capped at 2/15 of the turn: 4 s of 30)
 OPPONENT_MS = 1_000  # the opponent is to play: their guess shows within about a second
 LAST_DUEL_MS = 1_000  # one duel left: a new round must be noticed within about a second
-DUELS_MS = 2_500  # two or more duels left
+DUELS_MS = 4_000  # two or more duels left, or the viewer is out and only watches
 GROUP_MS = 2_000  # finished, in a group: the leader may start the next tournament (R22)
 IDLE_MS = 30_000  # finished, no group: only the player's own actions move them
 MIN_MS = 200
@@ -67,8 +69,13 @@ def _advice(t: Tournament, viewer: Viewer, now: int) -> int:
             return _after_deadline(own, now)
         return _answer(own, now, OPPONENT_MS, t.timing.turn_ms)
     live = [d for d in rnd.duels if d.ended_at is None]
-    # One duel left: any of its guesses may end the round. More: the round needs two endings.
-    wait = _answer(live[0], now, LAST_DUEL_MS, t.timing.turn_ms) if len(live) == 1 else DUELS_MS
+    playing_on = any(p.id == viewer.id and p.lives > 0 for p in t.players)
+    if len(live) == 1 and playing_on:
+        # Any guess of the last duel may end the round, and the next intro (R2) shows this
+        # player's next duel: they must see it from its start.
+        wait = _answer(live[0], now, LAST_DUEL_MS, t.timing.turn_ms)
+    else:  # the round needs two endings, or the viewer is out and only watches (R9)
+        wait = DUELS_MS
     watched = next((d for d in live if d.id == viewer.watching), None)
     if watched is not None:
         wait = min(wait, _answer(watched, now, OPPONENT_MS, t.timing.turn_ms))
@@ -83,6 +90,6 @@ def _after_deadline(duel: Duel, now: int) -> int:
 def _answer(duel: Duel, now: int, every: int, turn_ms: int) -> int:
     """Until the player to play may have answered: nothing early in a turn, then `every`, and
     never later than just after the turn's deadline (a skip, R11, passes the turn on)."""
-    quiet_until = duel.turn_started_at + min(QUIET_MS, turn_ms // 10)
+    quiet_until = duel.turn_started_at + min(QUIET_MS, turn_ms * 2 // 15)
     wait = quiet_until - now if now < quiet_until else every
     return min(wait, _after_deadline(duel, now))

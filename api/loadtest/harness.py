@@ -45,6 +45,9 @@ class Collector:
     exchanges: list[Exchange] = field(default_factory=list)
     guessed: dict[tuple[str, str, int], int] = field(default_factory=dict)  # → server ms
     seen: dict[tuple[str, str, int], int] = field(default_factory=dict)  # → wall ms, opponent
+    # (tournament, viewer, round) → wall ms the viewer first saw it, and each round's intro
+    round_seen: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    intros: dict[tuple[str, int], int] = field(default_factory=dict)
     runs: dict[str, TournamentRun] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     _rows: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -69,6 +72,22 @@ class Collector:
                 if row["by"] != viewer and not row.get("skipped"):
                     self.seen.setdefault((tournament_id, duel_id, i), now_ms)
             self._rows[viewer, duel_id] = max(before, len(rows))
+
+    def saw_round(self, tournament_id: str, viewer: str, number: int, intro_at: int) -> None:
+        now_ms = time.time_ns() // 1_000_000
+        with self._lock:
+            self.round_seen.setdefault((tournament_id, viewer, number), now_ms)
+            self.intros[tournament_id, number] = intro_at
+
+    def round_notice_ms(self) -> list[int]:
+        """For every player of every round after the first: from the round's intro start to
+        the first state of it the player saw (R2: the intro should be seen whole)."""
+        with self._lock:
+            return [
+                max(0, seen - self.intros[tid, number])
+                for (tid, _, number), seen in self.round_seen.items()
+                if number > 1
+            ]
 
     def run(self, tag: str) -> TournamentRun:
         with self._lock:
@@ -100,6 +119,9 @@ class _Probe:
         self, tournament_id: str, duel_id: str, viewer: str, rows: list[dict[str, Any]]
     ) -> None:
         self.c.seen_rows(tournament_id, duel_id, viewer, rows)
+
+    def round_seen(self, tournament_id: str, viewer: str, number: int, intro_at: int) -> None:
+        self.c.saw_round(tournament_id, viewer, number, intro_at)
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,13 @@
   which with moto on this machine is slower than DynamoDB in the same region: an upper bound.
 - DynamoDB on-demand: $0.125 per million read units, $0.625 per million write units, the units
   as the capacity meter (api/storage/meter.py) computes them from item sizes.
+- CloudWatch Logs ingestion: $0.50 per GB. Per request, the app's own JSON lines as the load
+  test measured them (api/loadtest/stack.py: LogMeter, 26 bytes of per-event overhead each)
+  plus Lambda's START, END and REPORT lines (about 340 bytes with their overhead; none when the
+  function's system log level is WARN, see docs/deploy.md).
 
-Not counted: data transfer (state bodies are a few KB), CloudWatch logs, the once-a-minute
-sweep (a fixed cost per deployment, not per tournament).
+Not counted: data transfer (state bodies are a few KB), the once-a-minute sweep (a fixed cost
+per deployment, not per tournament).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ class PriceModel:
     lambda_memory_mb: int = 512
     dynamodb_per_read_unit: float = READ_UNIT_USD
     dynamodb_per_write_unit: float = WRITE_UNIT_USD
+    logs_per_gb: float = 0.50
+    lambda_log_bytes_per_request: int = 340  # START, END and REPORT (text format)
 
     def lambda_gb_seconds(self, ms: float) -> float:
         return math.ceil(max(ms, 1.0)) / 1000 * self.lambda_memory_mb / 1024
@@ -45,6 +51,7 @@ class Bill:
     gb_seconds: float
     read_units: float
     write_units: float
+    log_bytes: float = 0.0  # the app's own log lines; Lambda's are added per request
 
     def dollars(self, prices: PriceModel) -> dict[str, float]:
         api = self.requests * prices.api_gateway_per_request
@@ -56,7 +63,15 @@ class Bill:
             self.read_units * prices.dynamodb_per_read_unit
             + self.write_units * prices.dynamodb_per_write_unit
         )
-        return {"api_gateway": api, "lambda": lam, "dynamodb": ddb, "total": api + lam + ddb}
+        logged = self.log_bytes + self.requests * prices.lambda_log_bytes_per_request
+        logs = logged / 2**30 * prices.logs_per_gb
+        return {
+            "api_gateway": api,
+            "lambda": lam,
+            "dynamodb": ddb,
+            "logs": logs,
+            "total": api + lam + ddb + logs,
+        }
 
     def __add__(self, other: Bill) -> Bill:
         return Bill(
@@ -64,6 +79,7 @@ class Bill:
             self.gb_seconds + other.gb_seconds,
             self.read_units + other.read_units,
             self.write_units + other.write_units,
+            self.log_bytes + other.log_bytes,
         )
 
     def scaled(self, factor: float) -> Bill:
@@ -72,4 +88,5 @@ class Bill:
             self.gb_seconds * factor,
             self.read_units * factor,
             self.write_units * factor,
+            self.log_bytes * factor,
         )

@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from api.config import Settings
+from api.http import logs
 from api.http.app import create_app
 from api.service import Service
 from api.service.context import Context
@@ -51,14 +52,40 @@ class Served:
     read_units: float
     write_units: float
     at: float  # wall clock when it arrived
+    log_bytes: int = 0  # billed bytes of the app's log lines for it (CloudWatch Logs ingestion)
+
+
+LOG_EVENT_OVERHEAD = 26  # bytes CloudWatch Logs counts per event besides its text
+
+
+class LogMeter(logging.Handler):
+    """Counts the bytes the app's JSON log would write, per request id, and writes nothing:
+    the load test prices logs without printing a line per request."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.setFormatter(logs.JsonFormatter())
+        self._bytes: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        request_id = getattr(record, "fields", {}).get("request_id")
+        size = len(self.format(record).encode()) + LOG_EVENT_OVERHEAD
+        with self._lock:
+            self._bytes[request_id] = self._bytes.get(request_id, 0) + size
+
+    def take(self, request_id: str) -> int:
+        with self._lock:
+            return self._bytes.pop(request_id, 0)
 
 
 class Instrument:
     """WSGI middleware: count, time and meter every request the app serves."""
 
-    def __init__(self, app: Flask, meter: Meter | None) -> None:
+    def __init__(self, app: Flask, meter: Meter | None, log_meter: LogMeter | None = None) -> None:
         self.app = app
         self.meter = meter
+        self.log_meter = log_meter
         self.records: list[Served] = []
         self._lock = threading.Lock()
         self._inner: WsgiApp = app.wsgi_app
@@ -92,14 +119,16 @@ class Instrument:
                 close = getattr(result, "close", None)
                 if close is not None:
                     close()
+        request_id = environ.get("HTTP_X_REQUEST_ID", "")
         record = Served(
             label=self._label(environ),
             status=statuses[0] if statuses else 0,
             ms=(time.perf_counter() - t0) * 1000,
-            request_id=environ.get("HTTP_X_REQUEST_ID", ""),
+            request_id=request_id,
             read_units=scope.total.read_units if scope is not None else 0.0,
             write_units=scope.total.write_units if scope is not None else 0.0,
             at=at,
+            log_bytes=self.log_meter.take(request_id) if self.log_meter is not None else 0,
         )
         with self._lock:
             self.records.append(record)
@@ -201,12 +230,22 @@ def start_local_stack(
     service = Service(Context(repo, settings))
     sweep_stop = loop.start(service)
     app = create_app(service)
-    logging.getLogger("wordle_tournament").setLevel(logging.WARNING)  # no line per request
-    instrument = Instrument(app, meter)
+    # The request log at its deployed level, measured but not printed (LogMeter).
+    logger = logging.getLogger("wordle_tournament")
+    log_meter = LogMeter()
+    saved = logger.handlers, logger.level
+    logger.handlers = [log_meter]
+    logger.setLevel(logging.INFO)  # setLevel, not .level: it clears the logger's level cache
+    instrument = Instrument(app, meter, log_meter)
     server = serve(app)
     stack = LocalStack(server.url, settings, service, instrument, meter, backend)
-    stack._closers += [*closers, sweep_stop.set, server.close]
+    stack._closers += [*closers, sweep_stop.set, server.close, lambda: _restore(logger, saved)]
     return stack
+
+
+def _restore(logger: logging.Logger, saved: tuple[list[logging.Handler], int]) -> None:
+    logger.handlers = saved[0]
+    logger.setLevel(saved[1])
 
 
 @contextmanager

@@ -20,8 +20,8 @@ from api.bots.strategy import EASY, HARD, MEDIUM
 from api.service import Service
 from tests.bots.conftest import BOT_KEY, Running, fast_settings
 
-# Thinking takes a fraction of the (tiny) turn; polling is capped because the server's advice is
-# whole seconds, longer than these turns.
+# Thinking takes a fraction of the (tiny) turn; polling is capped because some of the server's
+# advice (finished, out and watching) is whole seconds, longer than these turns.
 FAST = {"think_scale": 0.5, "poll_cap_s": 0.1}
 
 
@@ -41,6 +41,9 @@ class Rows:
         with self.lock:
             for i, r in enumerate(rows):
                 self.rows[tournament_id, duel_id, i] = r
+
+    def round_seen(self, tournament_id: str, viewer: str, number: int, intro_at: int) -> None:
+        pass
 
 
 def play_group(url: str, language: str, observer: Rows, seed: int) -> dict[str, Any]:

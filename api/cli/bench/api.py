@@ -94,7 +94,7 @@ def _play(
             kind = "poll (304)" if r.status_code == 304 else "poll"
             usage[kind].append((scope.total.read_units, scope.total.write_units))
             etags[p["id"]] = r.headers["ETag"]
-            next_poll[p["id"]] = clock.ms + 1000 * int(r.headers["Poll-Interval"])
+            next_poll[p["id"]] = clock.ms + round(1000 * float(r.headers["Poll-Interval"]))
             if r.status_code == 200:
                 state = r.get_json()
                 if state["phase"] == "finished":
