@@ -35,7 +35,6 @@ DUELS_MS = 4_000  # two or more duels left, or the viewer is out and only watche
 GROUP_MS = 2_000  # finished, in a group: the leader may start the next tournament (R22)
 IDLE_MS = 30_000  # finished, no group: only the player's own actions move them
 MIN_MS = 200
-MAX_MS = 30_000  # and never more than a third of the reconnect window (D9: polls are contact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +46,14 @@ class Viewer:
 
 def poll_after_ms(t: Tournament, viewer: Viewer, now: int) -> int:
     """Milliseconds until `viewer` should poll `t` again."""
-    cap = MAX_MS if t.finished_at is not None else min(MAX_MS, t.timing.reconnect_ms // 3)
-    return max(MIN_MS, min(_advice(t, viewer, now), cap))
+    advice = _advice(t, viewer, now)
+    if t.finished_at is None:
+        # D9: polls are the player's contact, so stay well inside the reconnect window; but a
+        # whole turn may pass in one wait.
+        timing = t.timing
+        most = max(timing.reconnect_ms // 2, timing.turn_ms + MARGIN_MS)
+        advice = min(advice, most, timing.reconnect_ms * 2 // 3)
+    return max(MIN_MS, advice)
 
 
 def header(ms: int) -> str:

@@ -199,6 +199,7 @@ class Call:
     status: int
     body: bytes
     at: int
+    headers: bytes = b""  # every response header, one "Name: value" per line
 
 
 @dataclass
@@ -225,6 +226,7 @@ class Game:
             response.status_code,
             response.get_data(),
             self.clock.ms,
+            "\n".join(f"{k}: {v}" for k, v in response.headers.items()).encode(),
         )
         self.calls.append(call)
         assert response.status_code != 500, (method, url, response.get_data(as_text=True))

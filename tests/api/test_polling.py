@@ -83,7 +83,7 @@ def test_poll_interval_wakes_at_known_times_and_fast_while_the_opponent_plays(
     # Own turn: only the deadline (or our own guess) changes the duel.
     assert interval_ms(poll(game, to_play, tid)) == duel["deadline"] + polling.MARGIN_MS - deadline
     # The opponent's turn: quiet while nobody types that fast, then about every second.
-    quiet = min(polling.QUIET_MS, TIMING.turn_ms // 10)
+    quiet = min(polling.QUIET_MS, TIMING.turn_ms * 2 // 15)
     assert interval_ms(poll(game, waiting, tid)) == quiet
     game.clock.advance(quiet)
     assert interval_ms(poll(game, waiting, tid)) == polling.OPPONENT_MS

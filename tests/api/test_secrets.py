@@ -20,7 +20,8 @@ def test_leaks_finds_text_and_tiles() -> None:
 
 
 class SecretWatch:
-    """After every response, no unfinished duel's secret may be anywhere in the body."""
+    """After every response, no unfinished duel's secret may be anywhere in its body or its
+    headers (the state's live boards, the history, a guess's ended duel, the Where header)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -33,7 +34,7 @@ class SecretWatch:
             for rnd in self.game.stored(tid).rounds:
                 for duel in rnd.duels:
                     if duel.ended_at is None:
-                        found = leaks(call.body, duel.secret)
+                        found = leaks(call.body, duel.secret) + leaks(call.headers, duel.secret)
                         assert not found, (call.method, call.url, call.status, duel.id, found)
         self.checked += 1
         self.endpoints.add(f"{call.method} {call.status} {_shape(call.url)}")
@@ -43,7 +44,7 @@ def _shape(url: str) -> str:
     parts = url.split("/")
     return "/".join(
         "{id}" if "_" in p or (p.startswith("r") and p[1:2].isdigit()) else p for p in parts
-    )
+    ).partition("?")[0]
 
 
 def noisy(game: Game, tid: str, players: list[Player], rng: random.Random):  # type: ignore[no-untyped-def]
@@ -89,6 +90,8 @@ def test_d4_secret_never_shows_before_its_duel_ends(game: Game, seed: int) -> No
         st = game.state(p, tid)
         for d in st["duels"]:
             game.get(f"/v1/tournaments/{tid}/duels/{d['id']}", p)
+            game.get(f"/v1/tournaments/{tid}/state?watch={d['id']}", p)
+        game.get(f"/v1/tournaments/{tid}/history", p)
         if st["round"] > 1:  # an earlier round's duel, long over
             game.get(f"/v1/tournaments/{tid}/duels/r1d1", p)
         return False
@@ -107,6 +110,7 @@ def test_d4_secret_never_shows_before_its_duel_ends(game: Game, seed: int) -> No
         "POST 422 /v1/tournaments/{id}/guesses",
         "POST 409 /v1/tournaments/{id}/guesses",
         "GET 200 /v1/tournaments/{id}/state",
+        "GET 200 /v1/tournaments/{id}/history",
         "POST 200 /v1/tournaments/{id}/leave",
     ):
         assert expected in shapes, shapes
