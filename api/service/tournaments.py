@@ -40,10 +40,10 @@ class Snapshot:
     def tournament(self) -> Tournament:
         return self.record.tournament
 
-    def etag(self, place: dict[str, Any]) -> str:
-        """The state's entity tag for a viewer at `place` (api.service.where): the phase flips
-        from intro to duels by time alone, without a new version, and a viewer who was moved
-        (seated in a new tournament, put out) must not get a 304."""
+    def etag(self, place: str) -> str:
+        """The state's entity tag for a viewer at `place` (the Where header's text): the phase
+        flips from intro to duels by time alone, without a new version, and a viewer who was
+        moved (seated in a new tournament, put out) must not get a 304."""
         phase = self.tournament.phase(self.now)
         return f'"{self.record.version}.{phase}.{where.fingerprint(place)}"'
 

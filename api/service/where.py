@@ -37,6 +37,7 @@ def header(place: dict[str, Any]) -> str:
     return json.dumps(place, separators=(",", ":"))
 
 
-def fingerprint(place: dict[str, Any]) -> str:
-    """A short tag of the position, part of the state's ETag: a 304 never hides a move."""
-    return f"{zlib.crc32(header(place).encode()):08x}"
+def fingerprint(header_text: str) -> str:
+    """A short tag of the position (from its header text), part of the state's ETag: a 304
+    never hides a move."""
+    return f"{zlib.crc32(header_text.encode()):08x}"

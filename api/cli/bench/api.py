@@ -1,4 +1,5 @@
-"""`wordle-tournament bench api`: DynamoDB units per request and the poll handler's speed.
+"""`wordle-tournament bench api`: DynamoDB units per request, response sizes and the poll
+handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -8,6 +9,7 @@ Flask test client with a simulated clock and clients that follow the Poll-Interv
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import random
@@ -15,7 +17,7 @@ import statistics
 import time
 import uuid
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Flask, jsonify
@@ -61,11 +63,47 @@ def _players(client: FlaskClient, n: int) -> list[dict[str, str]]:
     return made
 
 
+# What the state carried before it showed every live duel's board, provisional places, where the
+# player is, and the history's round count: to measure what they add to a poll's body.
+_NEW_STATE_FIELDS = ("intro_at", "starts_at", "history_rounds", "where")
+_NEW_PLAYER_FIELDS = ("rating", "out_round", "provisional")
+_SUMMARY_FIELDS = ("id", "players", "rows", "word_length", "result")
+
+
+def state_before(view: dict[str, Any]) -> dict[str, Any]:
+    """The same state in the shape it had before (duel summaries, no story)."""
+    old = {k: v for k, v in view.items() if k not in _NEW_STATE_FIELDS}
+    old["players"] = [
+        {k: v for k, v in p.items() if k not in _NEW_PLAYER_FIELDS} for p in view["players"]
+    ]
+    old["duels"] = [{k: d[k] for k in _SUMMARY_FIELDS} for d in view["duels"]]
+    return old
+
+
+@dataclass
+class Sizes:
+    """Bytes of the bodies: state polls answered 200 (now and in the former shape), and the
+    history as a client fetches it, once per round."""
+
+    state: list[int] = field(default_factory=list)
+    state_before: list[int] = field(default_factory=list)
+    history: list[int] = field(default_factory=list)
+    state_with_history: list[int] = field(default_factory=list)  # had it been inside
+    latest: dict[str, int] = field(default_factory=dict)  # each player's latest history
+
+    def poll(self, body: bytes, view: dict[str, Any]) -> None:
+        self.state.append(len(body))
+        self.state_with_history.append(len(body) + self.latest.get(view["you"], 0))
+        compact = json.dumps(state_before(view), separators=(",", ":"), ensure_ascii=False)
+        self.state_before.append(len(compact.encode()))
+
+
 def _play(
     client: FlaskClient, repo: Repository, clock: Clock, rng: random.Random, meter: Any
-) -> tuple[dict[str, list[tuple[float, float]]], str]:
+) -> tuple[dict[str, list[tuple[float, float]]], str, Sizes]:
     """One tournament; every request metered and filed under its kind."""
     usage: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    sizes = Sizes()
 
     def call(kind: str, method: str, url: str, auth: str, **kw: Any) -> Any:
         with meter.scope() as scope:
@@ -83,6 +121,7 @@ def _play(
     url = f"/v1/tournaments/{tid}"
     next_poll = {p["id"]: clock.ms for p in players}
     etags: dict[str, str] = {}
+    history_of = {p["id"]: 0 for p in players}  # rounds in the history each player holds
     plan: dict[tuple[str, int], int] = {}
     while True:
         for p in players:
@@ -97,8 +136,14 @@ def _play(
             next_poll[p["id"]] = clock.ms + round(1000 * float(r.headers["Poll-Interval"]))
             if r.status_code == 200:
                 state = r.get_json()
+                if state["history_rounds"] > history_of[p["id"]]:
+                    h = call("history", "GET", f"{url}/history", p["auth"])
+                    sizes.history.append(len(h.get_data()))
+                    sizes.latest[p["id"]] = len(h.get_data())
+                    history_of[p["id"]] = state["history_rounds"]
+                sizes.poll(r.get_data(), state)
                 if state["phase"] == "finished":
-                    return usage, tid
+                    return usage, tid, sizes
                 duel = state["duel"]
                 if duel and duel["your_turn"]:
                     key = (duel["id"], len(duel["rows"]))
@@ -122,6 +167,20 @@ def _play(
                 )
                 del plan[key]
         clock.ms += 500
+
+
+def _print_sizes(sizes: Sizes) -> None:
+    def spread(values: list[int]) -> str:
+        return f"mean {statistics.mean(values):6.0f}, max {max(values):6d}"
+
+    print("response bodies (bytes; a 304 has none):")
+    print(f"  state poll (200), now          {spread(sizes.state)}  ({len(sizes.state)} polls)")
+    print(f"  the same in the former shape   {spread(sizes.state_before)}")
+    print(f"  history, once a round          {spread(sizes.history)}  ({len(sizes.history)})")
+    print(
+        f"  state with the history inside  {spread(sizes.state_with_history)}  (the history "
+        f"would travel {len(sizes.state) / max(1, len(sizes.history)):.0f}× as often)"
+    )
 
 
 def _poll_speed(polls: int) -> tuple[float, float]:
@@ -213,7 +272,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     client = create_app(service).test_client()
     repo.meter.reset()
     reported = ReportedCapacity(repo.client)
-    usage, tid = _play(client, repo, clock, random.Random(args.seed), repo.meter)
+    usage, tid, sizes = _play(client, repo, clock, random.Random(args.seed), repo.meter)
     reported.stop()
     metered = repo.meter.total()  # every call, the benchmark's own reads of the state too
     record = repo.get_tournament(tid)
@@ -241,6 +300,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
             "(it reports none for a failed condition)"
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
+    _print_sizes(sizes)
     repo.delete_table()
     poll_us, bare_us = _poll_speed(args.polls)
     print(

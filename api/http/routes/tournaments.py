@@ -39,22 +39,26 @@ def state_response(
     snapshot: Snapshot,
     view: dict[str, Any],
     player: PlayerRecord,
-    status: int = 200,
     watching: str | None = None,
+    conditional: bool = False,
 ) -> Response:
+    """The state with its ETag, poll advice and the caller's position; with `conditional`, a
+    304 when the request's If-None-Match names this very state."""
+    place = where_header(view["where"])
+    etag = snapshot.etag(place)
+    status = 304 if conditional and _not_modified(etag) else 200
     text = "" if status == 304 else json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-    place = view["where"]
-    viewer = polling.Viewer(player.id, place["group_id"] is not None, watching)
+    viewer = polling.Viewer(player.id, view["where"]["group_id"] is not None, watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
     return Response(
         text,
         status=status,
         mimetype="application/json",
         headers={
-            "ETag": snapshot.etag(place),
+            "ETag": etag,
             "Poll-Interval": polling.header(advice),
             "Cache-Control": "no-cache",
-            "Where": where_header(place),
+            "Where": place,
         },
     )
 
@@ -65,8 +69,7 @@ def install(app: Flask, service: Service) -> None:
         watching = _watching()
         player = caller(service)
         snapshot, view = service.tournaments.state(player, tournament_id)
-        status = 304 if _not_modified(snapshot.etag(view["where"])) else 200
-        return state_response(snapshot, view, player, status, watching)
+        return state_response(snapshot, view, player, watching, conditional=True)
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/guesses")
     def guess(tournament_id: str) -> Response:
