@@ -11,10 +11,11 @@ time; only guesses come at moments nobody knows.
   guesses may end the round, and the next intro (R2) must be on screen from its start, so
   about every second (after the quiet start of each of its turns); with two or more left the
   round needs two endings, so every few seconds. A player who is out (R9) has no next round:
-  every few seconds too. A client that shows one duel (it sends `watch`) is polled like a
-  player of that duel.
+  every few seconds too, but every two in a group, whose leader may seat them in a new
+  tournament at any time now (D14, R22). A client that shows one duel (it sends `watch`) is
+  polled like a player of that duel.
 - Finished: nothing changes any more, but a group's leader may seat its members in a new
-  tournament at any time (R22): a group member polls every few seconds, anyone else rarely.
+  tournament at any time (R22): a group member polls every two seconds, anyone else rarely.
 
 The advice is in milliseconds; the `Poll-Interval` header carries it in seconds, to the
 millisecond (e.g. `0.35`), so that a client can wake at a deadline rather than a second late.
@@ -32,7 +33,7 @@ QUIET_MS = 4_000  # a turn is rarely answered sooner (capped at 2/15 of the turn
 OPPONENT_MS = 1_000  # the opponent is to play: their guess shows within about a second
 LAST_DUEL_MS = 1_000  # one duel left: a new round must be noticed within about a second
 DUELS_MS = 4_000  # two or more duels left, or the viewer is out and only watches
-GROUP_MS = 2_000  # finished, in a group: the leader may start the next tournament (R22)
+GROUP_MS = 2_000  # out or finished, in a group: the leader may seat them anew (R22, D14)
 IDLE_MS = 30_000  # finished, no group: only the player's own actions move them
 MIN_MS = 200
 
@@ -66,22 +67,26 @@ def _advice(t: Tournament, viewer: Viewer, now: int) -> int:
     if t.finished_at is not None:
         return GROUP_MS if viewer.in_group else IDLE_MS
     rnd = t.rounds[-1]
-    if now < rnd.starts_at:
+    playing_on = any(p.id == viewer.id and p.lives > 0 for p in t.players)
+    if not playing_on:
+        # Out, only watching (R9); but free (D14), so a group's leader may seat them anew.
+        wait = GROUP_MS if viewer.in_group else DUELS_MS
+    elif now < rnd.starts_at:
         return rnd.starts_at + MARGIN_MS - now
-    own = rnd.duel_of(viewer.id)
-    if own is not None and own.ended_at is None:
+    elif (own := rnd.duel_of(viewer.id)) is not None and own.ended_at is None:
         if own.to_play == viewer.id:
             return _after_deadline(own, now)
         return _answer(own, now, OPPONENT_MS, t.timing.turn_ms)
-    live = [d for d in rnd.duels if d.ended_at is None]
-    playing_on = any(p.id == viewer.id and p.lives > 0 for p in t.players)
-    if len(live) == 1 and playing_on:
+    elif sum(d.ended_at is None for d in rnd.duels) == 1:
         # Any guess of the last duel may end the round, and the next intro (R2) shows this
         # player's next duel: they must see it from its start.
-        wait = _answer(live[0], now, LAST_DUEL_MS, t.timing.turn_ms)
-    else:  # the round needs two endings, or the viewer is out and only watches (R9)
+        last = next(d for d in rnd.duels if d.ended_at is None)
+        wait = _answer(last, now, LAST_DUEL_MS, t.timing.turn_ms)
+    else:  # the round needs two endings
         wait = DUELS_MS
-    watched = next((d for d in live if d.id == viewer.watching), None)
+    if now < rnd.starts_at:
+        return min(wait, rnd.starts_at + MARGIN_MS - now)
+    watched = next((d for d in rnd.duels if d.id == viewer.watching and d.ended_at is None), None)
     if watched is not None:
         wait = min(wait, _answer(watched, now, OPPONENT_MS, t.timing.turn_ms))
     return wait

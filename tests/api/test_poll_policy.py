@@ -100,6 +100,8 @@ def test_r9_a_player_who_is_out_watches_every_few_seconds_unless_watching_a_duel
     # Watching a duel that is over changes nothing.
     over = t.round.duels[1].id
     assert poll_after_ms(t, Viewer(loser, watching=over), at) == polling.DUELS_MS
+    # D14, R22: free, so a group's leader may seat them in a new tournament at any moment.
+    assert poll_after_ms(t, Viewer(loser, in_group=True), at) == polling.GROUP_MS
 
 
 def test_r22_finished_polls_rarely_unless_a_group_leader_may_start_again() -> None:
