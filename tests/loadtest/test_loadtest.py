@@ -49,6 +49,14 @@ def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Pa
         assert cost["measured"]["usage"]["requests"] == len(made) / 2  # none finished: partial
         assert cost["naive"]["computed"] is True
         assert cost["naive"]["usd"]["total"] > cost["measured"]["usd"]["total"] > 0
+        # Logs are priced from the lines the app wrote: the requests that changed something
+        # (players, groups, guesses) have one each; a successful poll rarely does.
+        logged = {r.label: r.log_bytes for r in served}
+        assert logged["POST /v1/players"] > 100
+        assert sum(r.log_bytes for r in served) == cost["measured"]["usage"]["log_bytes"] * 2
+        assert cost["measured"]["usd"]["logs"] > 0
+        polls = [r.log_bytes for r in served if r.label == POLL]
+        assert sum(b > 0 for b in polls) <= len(polls) // 10 + 3  # sampled, 1 in 100
         json.dumps(report)  # the JSON file's content
         assert "server counted" in summary(report)
         plot(harness, tmp_path / "latency.png")

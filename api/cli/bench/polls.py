@@ -1,0 +1,252 @@
+"""`wordle-tournament bench polls`: the poll policy over whole tournaments in simulated time.
+
+Eight bots per tournament play through the real service and HTTP app (in-memory storage, a
+simulated clock) with the load test's skills and thinking times, each following `Poll-Interval`
+to the millisecond with a fixed round trip. In seconds instead of the real-timer load test's
+fourteen minutes it prints what the policy costs and what players see: polls per
+player-minute by situation, staleness of the opponent's rows, how late players of a new round
+first see it, and the cost ratio to polling every second, from the price model with per-request
+units measured elsewhere (`bench api`, the load test). Use it to weigh a policy change; the load
+test remains the measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import logging
+import math
+import random
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import wordlists
+from api.bots.client import board_rows, lexicon
+from api.bots.strategy import DuelBrain, Skill, think_seconds
+from api.config import Settings
+from api.http import logs
+from api.http.app import create_app
+from api.loadtest.harness import SKILL_MIX
+from api.loadtest.prices import Bill, PriceModel
+from api.service import Service
+from api.service.context import Context
+from api.storage.memory import InMemoryRepository
+from core.timing import Timing
+
+T0 = 1_760_000_000_000
+# Per-request usage assumed for the cost model (bench api's meter, the load test's server ms).
+POLL_READ_UNITS = 1.5
+GUESS_READ_UNITS, GUESS_WRITE_UNITS = 1.7, 4.6
+TOUCH_WRITE_UNITS = 2.0  # one last-contact write per player per 10 s of play (D9)
+SERVER_MS = 45.0
+
+
+def register(bench: Any) -> None:
+    p = bench.add_parser("polls", help="the poll policy over whole tournaments, simulated time")
+    p.add_argument("--tournaments", type=int, default=6)
+    p.add_argument("--turn-seconds", type=float, default=30.0)
+    p.add_argument("--intro-seconds", type=float, default=6.0)
+    p.add_argument("--rtt-ms", type=int, default=40, help="round trip of every request (40)")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(handler=run)
+
+
+@dataclass
+class Bot:
+    id: str
+    headers: dict[str, str]
+    skill: Skill
+    rng: random.Random
+    view: dict[str, Any] | None = None
+    etag: str | None = None
+    planned: tuple[str, int] | None = None
+    act_at: int | None = None
+    brains: dict[str, DuelBrain] = field(default_factory=dict)
+    done: bool = False
+    active_ms: int = 0
+
+
+@dataclass
+class Tally:
+    polls: Counter[str] = field(default_factory=Counter)
+    guesses: int = 0
+    active_ms: int = 0
+    staleness: list[int] = field(default_factory=list)
+    notice: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+
+
+def situation(bot: Bot) -> str:
+    view = bot.view
+    if view is None or view["phase"] != "duels":
+        return "intro" if view is not None and view["phase"] == "intro" else "other"
+    if next(p for p in view["players"] if p["id"] == bot.id)["lives"] == 0:
+        return "out, watching"
+    live = sum(d["result"] is None for d in view["duels"])
+    duel = view["duel"]
+    if duel is None or duel["result"] is not None:
+        return "waiting, last duel" if live == 1 else "waiting, 2+ duels"
+    return "own turn" if duel["to_play"] == bot.id else "opponent's turn"
+
+
+def play(seed: int, timing: Timing, rtt: int, tally: Tally) -> None:
+    """One tournament of a group of eight bots, to its end (the leader watches it all)."""
+    clock = [T0]
+    settings = Settings(timing=timing, rate_limits=False)
+    rng = random.Random(seed)
+    ctx = Context(InMemoryRepository(), settings, clock=lambda: clock[0], rng=random.Random(seed))
+    client = create_app(Service(ctx)).test_client()
+    bots = []
+    for skill in SKILL_MIX:
+        made = client.post("/v1/players").get_json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        bots.append(Bot(made["id"], auth, skill, random.Random(rng.random())))
+    leader = bots[0]
+    group = client.post("/v1/groups", json={"language": "en"}, headers=leader.headers).get_json()
+    for bot in bots[1:]:
+        code = {"invite_code": group["invite_code"]}
+        client.post("/v1/groups/join", json=code, headers=bot.headers)
+    start = client.post(f"/v1/groups/{group['id']}/start", headers=leader.headers).get_json()
+    url = f"/v1/tournaments/{start['tournament_id']}"
+    guessed: dict[tuple[str, int], int] = {}
+    seen: dict[tuple[str, int], int] = {}
+    first_seen: dict[tuple[str, int], int] = {}
+    intros: dict[int, int] = {}
+    queue = [(clock[0], i, "poll") for i in range(len(bots))]
+
+    def take(bot: Bot, r: Any, arrived: int) -> int:
+        if r.status_code == 200:
+            view = bot.view = r.get_json()
+            bot.etag = r.headers["ETag"]
+            intros[view["round"]] = view["intro_at"]
+            duel = view["duel"]
+            if duel is not None or view["bye"] == bot.id:
+                first_seen.setdefault((bot.id, view["round"]), arrived)
+            for i, row in enumerate(duel["rows"] if duel else []):
+                if row["by"] != bot.id and not row.get("skipped"):
+                    seen.setdefault((duel["id"], i), arrived)
+        return round(float(r.headers["Poll-Interval"]) * 1000)
+
+    while queue:
+        now, i, kind = heapq.heappop(queue)
+        bot = bots[i]
+        clock[0] = now
+        if kind == "act":
+            answer = _guess(client, url, bot, guessed, tally)
+            wait = take(bot, answer, now + rtt) if answer is not None else 0
+        else:
+            headers = {**bot.headers, **({"If-None-Match": bot.etag} if bot.etag else {})}
+            tally.polls[situation(bot)] += 1
+            wait = take(bot, client.get(f"{url}/state", headers=headers), now + rtt)
+            assert bot.view is not None
+            me = next(p for p in bot.view["players"] if p["id"] == bot.id)
+            if bot.view["phase"] == "finished" or (me["lives"] == 0 and bot is not leader):
+                bot.done, bot.active_ms = True, now - T0
+                continue
+            mine = _plan(bot, timing, now + rtt)
+            if mine and bot.act_at is not None and bot.act_at <= now + rtt + wait:
+                heapq.heappush(queue, (bot.act_at, i, "act"))
+                continue
+        heapq.heappush(queue, (now + rtt + wait, i, "poll"))
+    tally.active_ms += sum(b.active_ms for b in bots)
+    tally.staleness += [seen[k] - guessed[k] for k in seen if k in guessed]
+    tally.notice += [ms - intros[n] for (_, n), ms in first_seen.items() if n > 1]
+    assert leader.view is not None
+    tally.rounds.append(leader.view["round"])
+
+
+def _plan(bot: Bot, timing: Timing, now: int) -> bool:
+    """Like the bots' game loop: on a new turn of its own, decide when to play."""
+    assert bot.view is not None
+    duel = bot.view["duel"]
+    if duel is None or not duel["your_turn"]:
+        return False
+    key = (duel["id"], len(duel["rows"]))
+    if key != bot.planned:
+        bot.planned = key
+        think = think_seconds(bot.skill, timing.turn_ms / 1000, bot.rng)
+        left = (duel["deadline"] - bot.view["server_time"]) / 1000
+        margin = max(0.15, 0.1 * timing.turn_ms / 1000)
+        bot.act_at = None if think is None else now + int(1000 * min(think, left - margin))
+    return True
+
+
+def _guess(client: Any, url: str, bot: Bot, guessed: dict[Any, int], tally: Tally) -> Any:
+    assert bot.view is not None and bot.view["duel"] is not None
+    duel = bot.view["duel"]
+    brain = bot.brains.get(duel["id"])
+    if brain is None:
+        words = lexicon("en", duel["word_length"])
+        brain = bot.brains[duel["id"]] = DuelBrain(words, bot.skill, bot.rng)
+    brain.observe(board_rows(duel))
+    bot.act_at = None
+    for _ in range(3):
+        word = brain.choose()
+        body = {"row": len(duel["rows"]), "word": wordlists.display("en", word)}
+        r = client.post(f"{url}/guesses", json=body, headers=bot.headers)
+        tally.guesses += 1
+        if r.status_code == 422:
+            brain.reject(word)
+            continue
+        if r.status_code == 200:
+            guessed[duel["id"], body["row"]] = r.get_json()["server_time"]
+            return r
+        return None
+    return None
+
+
+def percentile(values: list[int], q: float) -> int:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def cost_ratio(tally: Tally, prices: PriceModel) -> tuple[float, float]:
+    """(measured, naive) dollars per tournament-set: naive polls every second and writes."""
+    polls = sum(tally.polls.values())
+    minutes = tally.active_ms / 60_000
+    gb_s = prices.lambda_gb_seconds(SERVER_MS)
+    n = tally.guesses
+    guesses = Bill(n, n * gb_s, n * GUESS_READ_UNITS, n * GUESS_WRITE_UNITS).dollars(prices)
+
+    def polling(n: float, writes: float) -> float:
+        return Bill(n, n * gb_s, n * POLL_READ_UNITS, writes).dollars(prices)["total"]
+
+    measured = polling(polls, minutes * 6 * TOUCH_WRITE_UNITS) + guesses["total"]
+    naive_polls = minutes * 60
+    naive = polling(naive_polls, naive_polls * TOUCH_WRITE_UNITS) + guesses["total"]
+    return measured, naive
+
+
+def run(args: argparse.Namespace) -> int:
+    logs.configure().setLevel(logging.ERROR)
+    timing = Timing(turn_ms=int(args.turn_seconds * 1000), intro_ms=int(args.intro_seconds * 1000))
+    tally = Tally()
+    for n in range(args.tournaments):
+        play(args.seed * 1000 + n, timing, args.rtt_ms, tally)
+    minutes = tally.active_ms / 60_000
+    polls = sum(tally.polls.values())
+    print(
+        f"{args.tournaments} tournaments, {statistics.mean(tally.rounds):.1f} rounds on average, "
+        f"{minutes / args.tournaments:.0f} player-minutes each, round trip {args.rtt_ms} ms"
+    )
+    print(f"polls per player-minute: {polls / minutes:.1f}, guesses {tally.guesses / minutes:.1f}")
+    for name, count in tally.polls.most_common():
+        print(f"  {name:<20} {count / minutes:5.1f}")
+    stale, notice = tally.staleness, tally.notice
+    print(
+        f"staleness (opponent's guess → seen): p50 {percentile(stale, 50)} ms, "
+        f"p95 {percentile(stale, 95)} ms, max {max(stale)} ms over {len(stale)} rows"
+    )
+    print(
+        f"new round seen by its players after: p50 {percentile(notice, 50)} ms, "
+        f"p95 {percentile(notice, 95)} ms, max {max(notice)} ms over {len(notice)}"
+    )
+    measured, naive = cost_ratio(tally, PriceModel())
+    print(
+        f"modelled cost per tournament: ${measured / args.tournaments:.5f}, polling every "
+        f"second ${naive / args.tournaments:.5f}: {naive / measured:.2f}× (a model; the load "
+        f"test measures)"
+    )
+    return 0
