@@ -46,6 +46,8 @@ def places_if_round_ended(players: Sequence[Standing]) -> dict[str, int]:
 def provisional(players: Sequence[Standing]) -> dict[str, tuple[int, int]]:
     """R9: (place, rating change) of every player who is out but not yet placed, as if the
     round ended now, from everyone's start ratings (D5)."""
+    if all(p.lives > 0 or p.place is not None for p in players):
+        return {}  # nobody is waiting for a place: most polls
     places = places_if_round_ended(players)
     ratings = {p.id: p.rating for p in players}
     return {

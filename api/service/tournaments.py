@@ -160,11 +160,13 @@ class Tournaments:
 
     # ------------------------------------------------------------------ requests
 
-    def state(self, player: PlayerRecord, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
+    def state(self, player: PlayerRecord, tournament_id: str) -> Snapshot:
+        """The tournament at now, for one of its players; `view` makes their state of it (a
+        poll answered 304 needs none)."""
         snapshot = self.advance(tournament_id)
         self._participant(snapshot, player)
         self._touch(snapshot, player.id)
-        return snapshot, self.view(snapshot, player)
+        return snapshot
 
     def view(self, snapshot: Snapshot, player: PlayerRecord) -> dict[str, Any]:
         view = views.tournament_view(snapshot.tournament, player.id, snapshot.now)

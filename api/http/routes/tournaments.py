@@ -10,10 +10,9 @@ from flask import Flask, Response, jsonify, request
 
 from api.http import polling
 from api.http.requests import body, caller, integer
-from api.service import Service
+from api.service import Service, where
 from api.service import errors as svc
 from api.service.tournaments import Snapshot
-from api.service.where import header as where_header
 from api.storage.records import PlayerRecord
 
 
@@ -37,28 +36,26 @@ def _watching() -> str | None:
 
 def state_response(
     snapshot: Snapshot,
-    view: dict[str, Any],
     player: PlayerRecord,
+    view: dict[str, Any] | None,
     watching: str | None = None,
-    conditional: bool = False,
 ) -> Response:
-    """The state with its ETag, poll advice and the caller's position; with `conditional`, a
-    304 when the request's If-None-Match names this very state."""
-    place = where_header(view["where"])
-    etag = snapshot.etag(place)
-    status = 304 if conditional and _not_modified(etag) else 200
-    text = "" if status == 304 else json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-    viewer = polling.Viewer(player.id, view["where"]["group_id"] is not None, watching)
+    """The state with its ETag, poll advice and the caller's position; without a `view`, a 304
+    (the request's If-None-Match named this very state)."""
+    place = where.where(player, snapshot.tournament)
+    place_text = where.header(place)
+    viewer = polling.Viewer(player.id, place["group_id"] is not None, watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
+    text = "" if view is None else json.dumps(view, separators=(",", ":"), ensure_ascii=False)
     return Response(
         text,
-        status=status,
+        status=304 if view is None else 200,
         mimetype="application/json",
         headers={
-            "ETag": etag,
+            "ETag": snapshot.etag(place_text),
             "Poll-Interval": polling.header(advice),
             "Cache-Control": "no-cache",
-            "Where": place,
+            "Where": place_text,
         },
     )
 
@@ -68,8 +65,13 @@ def install(app: Flask, service: Service) -> None:
     def tournament_state(tournament_id: str) -> Response:
         watching = _watching()
         player = caller(service)
-        snapshot, view = service.tournaments.state(player, tournament_id)
-        return state_response(snapshot, view, player, watching, conditional=True)
+        snapshot = service.tournaments.state(player, tournament_id)
+        place = where.header(where.where(player, snapshot.tournament))
+        if _not_modified(snapshot.etag(place)):
+            return state_response(snapshot, player, None, watching)  # no view to build
+        return state_response(
+            snapshot, player, service.tournaments.view(snapshot, player), watching
+        )
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/guesses")
     def guess(tournament_id: str) -> Response:
@@ -78,13 +80,13 @@ def install(app: Flask, service: Service) -> None:
         snapshot, view = service.tournaments.guess(
             player, tournament_id, integer(data.get("row")), data.get("word"), data.get("duel")
         )
-        return state_response(snapshot, view, player)
+        return state_response(snapshot, player, view)
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/leave")
     def leave_tournament(tournament_id: str) -> Response:
         player = caller(service)
         snapshot, view = service.tournaments.leave(player, tournament_id)
-        return state_response(snapshot, view, player)
+        return state_response(snapshot, player, view)
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/history")
     def tournament_history(tournament_id: str) -> Response:
