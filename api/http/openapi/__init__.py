@@ -277,7 +277,7 @@ def openapi_document() -> JSON:
                         "required": False,
                         "description": "A duel id the client shows in full (R9): the poll "
                         "advice then follows that duel's turns.",
-                        "schema": {"type": "string", "maxLength": 32},
+                        "schema": {"type": "string", "pattern": f"^{DUEL_PATTERN}$"},
                     },
                 ),
             )

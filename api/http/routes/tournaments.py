@@ -12,7 +12,7 @@ from api.http import polling
 from api.http.requests import body, caller, integer
 from api.service import Service, where
 from api.service import errors as svc
-from api.service.tournaments import Snapshot
+from api.service.tournaments import DUEL_ID, Snapshot
 from api.storage.records import PlayerRecord
 
 
@@ -29,7 +29,7 @@ def _not_modified(etag: str) -> bool:
 def _watching() -> str | None:
     """`?watch=<duel id>`: the duel the client shows (R9), which the poll advice follows."""
     duel = request.args.get("watch")
-    if duel is not None and (not duel or len(duel) > 32):
+    if duel is not None and not DUEL_ID.fullmatch(duel):
         raise svc.BadRequest("watch must be a duel id such as 'r3d2'")
     return duel
 
