@@ -15,6 +15,9 @@ from api.service import errors as svc
 from api.service.tournaments import DUEL_ID, Snapshot
 from api.storage.records import PlayerRecord
 
+# One encoder for every state body: compact, and without the cycle check (views are trees).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+
 
 def _etags(header: str) -> set[str]:
     """The entity tags of an If-None-Match header (weak ones compare by their opaque part)."""
@@ -46,7 +49,7 @@ def state_response(
     place_text = where.header(place)
     viewer = polling.Viewer(player.id, place["group_id"] is not None, watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
-    text = "" if view is None else json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+    text = "" if view is None else _JSON.encode(view)
     return Response(
         text,
         status=304 if view is None else 200,
@@ -95,7 +98,7 @@ def install(app: Flask, service: Service) -> None:
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         if _not_modified(etag):
             return Response("", status=304, headers=headers)
-        text = json.dumps(history, separators=(",", ":"), ensure_ascii=False)
+        text = _JSON.encode(history)
         return Response(text, mimetype="application/json", headers=headers)
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/duels/<duel:duel_id>")
