@@ -166,7 +166,8 @@ def test_the_5xx_filter_matches_the_request_lines(log_lines: io.StringIO) -> Non
 
     broken = BrokenRepo(InMemoryRepository())
     client = create_app(Service(Context(broken, Settings()))).test_client()
-    assert client.get("/v1/health").status_code == 200
+    sampled = {"X-Request-Id": "trace-186"}  # a successful read logged (api.http.logs)
+    assert client.get("/v1/health", headers=sampled).status_code == 200
     broken.down = True
     assert client.get("/v1/health").status_code == 503
     ok, down = [e for e in json_lines(log_lines) if e["message"] == "request"][-2:]

@@ -48,7 +48,10 @@ def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Pa
         cost = report["cost_per_tournament"]
         assert cost["measured"]["usage"]["requests"] == len(made) / 2  # none finished: partial
         assert cost["naive"]["computed"] is True
-        assert cost["naive"]["usd"]["total"] > cost["measured"]["usd"]["total"] > 0
+        # Every naive poll writes; whether it costs more in all depends on the timers (with
+        # these 3 s turns the advice comes about as often as every second).
+        assert cost["naive"]["usage"]["write_units"] > cost["measured"]["usage"]["write_units"]
+        assert cost["naive"]["usd"]["total"] > 0 and cost["measured"]["usd"]["total"] > 0
         # Logs are priced from the lines the app wrote: the requests that changed something
         # (players, groups, guesses) have one each; a successful poll rarely does.
         logged = {r.label: r.log_bytes for r in served}
