@@ -1,4 +1,5 @@
-"""`wordle-tournament bench api`: DynamoDB units per request and the poll handler's speed.
+"""`wordle-tournament bench api`: DynamoDB units per request, what the queue costs with 0, 300
+and 3,000 open lobbies (api/cli/bench/queue.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -21,6 +22,7 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
+from api.cli.bench import queue
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -242,6 +244,10 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
     repo.delete_table()
+    queue_repo = DynamoRepository(replace(settings, table_name=f"{settings.table_name}-queue"))
+    queue_repo.create_table()
+    queue.report(queue.measure(queue_repo, settings))
+    queue_repo.delete_table()
     poll_us, bare_us = _poll_speed(args.polls)
     print(
         f"poll handler: {poll_us:.0f} µs median vs a bare Flask JSON route {bare_us:.0f} µs "
