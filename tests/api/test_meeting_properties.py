@@ -45,7 +45,7 @@ class CountingIds(Context):
 
     def new_id(self, prefix: str) -> str:
         self.made += 1
-        return f"{prefix}_{self.made:06d}"
+        return f"{prefix}_{self.made:016x}"
 
 
 class Meeting(RuleBasedStateMachine):

@@ -71,8 +71,10 @@ def _timed(samples: int, call: Any, meter: Any) -> tuple[float, float, float]:
     return statistics.median(reads), statistics.median(writes), statistics.median(millis)
 
 
-def measure(repo: DynamoRepository, settings: Settings, samples: int = 25) -> list[Row]:
-    """The rows for SIZES, on `repo`'s (empty) table."""
+def measure(
+    repo: DynamoRepository, settings: Settings, sizes: tuple[int, ...] = SIZES, samples: int = 25
+) -> list[Row]:
+    """The rows for `sizes`, on `repo`'s (empty) table."""
     service = Service(Context(repo, settings, clock=lambda: T0, rng=random.Random(1)))
     client = create_app(service).test_client()
 
@@ -97,7 +99,7 @@ def measure(repo: DynamoRepository, settings: Settings, samples: int = 25) -> li
 
     rows = []
     made = 0
-    for size in SIZES:
+    for size in sizes:
         for record in _lobbies(made, size):  # one PutItem each (moto copies tables per transaction)
             repo.commit([Put(record, new=True)])
         made = size
