@@ -29,7 +29,7 @@ MEMBER = "/v1/groups/<gid>/members/<member>"
 
 
 def _lobbies(stack: RaceStack, language: str) -> list[LobbyRecord]:
-    """Every lobby of the language (a scan: the open index lists only open ones)."""
+    """Every lobby of the language (a scan: the fill index lists only open ones)."""
     items = stack.repo.client.scan(TableName=stack.repo.table_name)["Items"]
     ids = [i["pk"]["S"][2:] for i in items if i["pk"]["S"].startswith("L#")]
     found = [stack.repo.get_lobby(lid) for lid in ids]
