@@ -1,8 +1,11 @@
-"""R18, R19, D6, D7, D11: who may sit in which lobby, as pure decisions."""
+"""R18, R19, D6, D7, D11, D16: who may sit in which lobby, and for how long, as pure decisions.
+
+Which open lobbies meet (D15) is core/merge.py.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from core import errors
@@ -15,6 +18,7 @@ RATING_WINDOW = 200  # R18: never widens
 class LobbySeat:
     player: str
     rating: int
+    seen: int = 0  # D16: when the player was last heard from (seated, or a later contact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +58,21 @@ def eligible(lobby: Lobby, rating: int, language: str) -> bool:
     return abs(lobby.rating - rating) <= RATING_WINDOW
 
 
+def ranked(lobbies: Iterable[Lobby], rating: int, language: str) -> list[Lobby]:
+    """D6: the eligible lobbies, the fullest first, then the closest rating, then the oldest."""
+    return sorted(
+        (lobby for lobby in lobbies if eligible(lobby, rating, language)),
+        key=lambda lb: (-len(lb.seats), abs(lb.rating - rating), lb.created_at, lb.id),
+    )
+
+
 def choose(lobbies: Iterable[Lobby], rating: int, language: str) -> Lobby | None:
-    """D6: among eligible lobbies prefer the fullest, then the closest rating, then the oldest."""
-    best = [lobby for lobby in lobbies if eligible(lobby, rating, language)]
-    if not best:
-        return None
-    return min(best, key=lambda lb: (-len(lb.seats), abs(lb.rating - rating), lb.created_at, lb.id))
+    """D6: the best eligible lobby, or None."""
+    best = ranked(lobbies, rating, language)
+    return best[0] if best else None
 
 
-def seat(lobby: Lobby, player: str, rating: int, language: str) -> Lobby:
+def seat(lobby: Lobby, player: str, rating: int, language: str, now: int = 0) -> Lobby:
     if lobby.has(player):
         raise errors.AlreadySeated(player)
     if lobby.full:
@@ -74,7 +84,7 @@ def seat(lobby: Lobby, player: str, rating: int, language: str) -> Lobby:
             f"lobby {lobby.id} ({lobby.language}, rating {lobby.rating:.0f}) does not admit "
             f"a {language} player rated {rating}"
         )
-    return replace(lobby, seats=(*lobby.seats, LobbySeat(player, rating)))
+    return replace(lobby, seats=(*lobby.seats, LobbySeat(player, rating, now)))
 
 
 def seat_group(lobby: Lobby, members: Iterable[LobbySeat]) -> Lobby:
@@ -93,3 +103,24 @@ def unseat(lobby: Lobby, player: str) -> Lobby:
     if not lobby.has(player):
         raise errors.NotSeated(player)
     return replace(lobby, seats=tuple(s for s in lobby.seats if s.player != player))
+
+
+def heard_from(lobby: Lobby, contacts: Mapping[str, int]) -> Lobby:
+    """D9, D16: the lobby with each seat's last contact brought up to `contacts` (player → ms)."""
+    newer = {
+        s.player: contacts[s.player] for s in lobby.seats if contacts.get(s.player, s.seen) > s.seen
+    }
+    if not newer:
+        return lobby
+    seats = tuple(replace(s, seen=newer[s.player]) if s.player in newer else s for s in lobby.seats)
+    return replace(lobby, seats=seats)
+
+
+def idle(lobby: Lobby, now: int, idle_ms: int) -> tuple[str, ...]:
+    """D16: the seated players not heard from for `idle_ms` (60 s) at `now`."""
+    return tuple(s.player for s in lobby.seats if now - s.seen >= idle_ms)
+
+
+def idle_deadline(lobby: Lobby, idle_ms: int) -> int | None:
+    """D16, D10: the first moment a seat of the lobby falls idle (None for an empty lobby)."""
+    return min((s.seen + idle_ms for s in lobby.seats), default=None)

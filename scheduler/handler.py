@@ -22,7 +22,7 @@ def _service() -> Service:
 
 
 def handler(event: Any, context: Any) -> dict[str, int]:
-    """Advance every tournament whose deadline has passed.
+    """Advance every tournament whose deadline has passed; tend every due lobby.
 
     Never lets an exception escape as a TypeError: zappa's run_function would then call it
     again with fewer arguments (as `f(event)`, then `f()`).
@@ -35,6 +35,13 @@ def handler(event: Any, context: Any) -> dict[str, int]:
         if isinstance(exc, TypeError):  # see the docstring
             raise RuntimeError(str(exc)) from exc
         raise
-    result = {"due": report.due, "advanced": report.advanced, "failed": report.failed}
+    result = {
+        "due": report.due,
+        "advanced": report.advanced,
+        "failed": report.failed,
+        "lobbies": report.lobbies,
+        "moves": report.moves,
+        "freed": report.freed,
+    }
     log.info("sweep", extra={"fields": result})
     return result

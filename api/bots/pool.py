@@ -121,12 +121,15 @@ class BotPool:
             tracked = list(self._tracked)
         for lobby_id in tracked:
             record = self.repo.get_lobby(lobby_id)
+            self._reconcile(lobby_id, {s.player for s in record.lobby.seats} if record else set())
+            if record is not None and record.moved_to is not None and not record.lobby.seats:
+                self._untrack(lobby_id)  # D15: its players moved into another lobby
+                self.track(record.moved_to)
+                continue
             if record is None or record.tournament_id is not None:
                 self._untrack(lobby_id)
                 if record is not None and record.tournament_id is not None:
                     self._launch(lobby_id, record.tournament_id)
-                else:
-                    self._release_seated(lobby_id, leave=False)
                 continue
             seats = [s.player for s in record.lobby.seats]
             people = [p for p in self.repo.get_players(seats) if not p.bot]
@@ -145,6 +148,27 @@ class BotPool:
             rating = round(record.lobby.rating)
             args = (lobby_id, record.lobby.language, record.lobby.open_seats, rating)
             threading.Thread(target=self._fill, args=args, daemon=True).start()
+
+    def _reconcile(self, lobby_id: str, seated: set[str]) -> None:
+        """Our bots that are no longer seated in `lobby_id` (moved with a merge (D15), started
+        elsewhere, or freed after 60 s without contact (D16)): follow them where they are."""
+        with self._lock:
+            bots = self._seated.get(lobby_id, [])
+            gone = [b for b in bots if b.id not in seated]
+            self._seated[lobby_id] = [b for b in bots if b.id in seated]
+        if not gone:
+            return
+        players = {p.id: p for p in self.repo.get_players([b.id for b in gone])}
+        for bot in gone:
+            p = players.get(bot.id)
+            if p is not None and p.lobby_id is not None:
+                with self._lock:
+                    self._seated.setdefault(p.lobby_id, []).append(bot)
+                self.track(p.lobby_id)
+            elif p is not None and p.tournament_id is not None:
+                self._play_in(bot, p.tournament_id)
+            else:
+                self._release(bot)
 
     def _untrack(self, lobby_id: str) -> None:
         with self._lock:
@@ -184,6 +208,7 @@ class BotPool:
 
     def _fill(self, lobby_id: str, language: str, seats: int, rating: int) -> None:
         seated = 0
+        original = lobby_id
         try:
             for _ in range(seats):
                 if self._stop.is_set():
@@ -198,18 +223,23 @@ class BotPool:
                     log.warning("bot could not queue", extra={"fields": {"error": str(exc)}})
                     self._release(bot)
                     return
-                if lobby["id"] != lobby_id:  # someone else took the last seats first
-                    self._leave_queue(bot)
-                    return
+                if lobby["id"] != lobby_id and lobby["tournament_id"] is None:
+                    moved = self.repo.get_lobby(lobby_id)
+                    if moved is None or moved.moved_to != lobby["id"]:
+                        self._leave_queue(bot)  # someone else took the last seats first
+                        return
+                    lobby_id = lobby["id"]  # D15: the person's lobby merged into this one
+                    self.track(lobby_id)
                 with self._lock:
-                    self._seated.setdefault(lobby_id, []).append(bot)
+                    self._seated.setdefault(lobby["id"], []).append(bot)
                 seated += 1
                 if lobby["tournament_id"] is not None:
-                    self._launch(lobby_id, lobby["tournament_id"])
+                    self._launch(lobby["id"], lobby["tournament_id"])
                     return
                 rating = lobby["rating"] if lobby["rating"] is not None else rating
         finally:
             with self._lock:
+                self._filling.discard(original)
                 self._filling.discard(lobby_id)
             fields = {"lobby_id": lobby_id, "bots": seated, "open_seats": seats}
             log.info("bots sat down in a lobby", extra={"fields": fields})
@@ -234,13 +264,15 @@ class BotPool:
         """The lobby is full: each of our bots in it plays the tournament in its own thread."""
         with self._lock:
             bots = self._seated.pop(lobby_id, [])
-            if bots:
-                self.tournaments.append(tournament_id)
         for bot in bots:
-            args = (bot, tournament_id)
-            threading.Thread(
-                target=self._play, args=args, name=f"bot-{bot.id}", daemon=True
-            ).start()
+            self._play_in(bot, tournament_id)
+
+    def _play_in(self, bot: Bot, tournament_id: str) -> None:
+        with self._lock:
+            if tournament_id not in self.tournaments:
+                self.tournaments.append(tournament_id)
+        args = (bot, tournament_id)
+        threading.Thread(target=self._play, args=args, name=f"bot-{bot.id}", daemon=True).start()
 
     def _play(self, bot: Bot, tournament_id: str) -> None:
         try:

@@ -19,4 +19,4 @@ class Service:
         self.tournaments = Tournaments(ctx)
 
     def sweep(self, limit: int = 500) -> SweepReport:
-        return sweep(self.ctx, self.tournaments, limit)
+        return sweep(self.ctx, self.tournaments, self.queue.lobbies, limit)

@@ -10,6 +10,7 @@ from typing import Any
 
 from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
+from api.service.lobbies import saved
 from api.service.matchmaking import Matchmaking, check_language
 from api.service.tournaments import start_writes
 from api.storage.records import GroupRecord, LobbyRecord, PlayerRecord
@@ -168,7 +169,7 @@ class Groups:
             _game(lambda: gr.check_start(group, player.id, busy))
             now = self.ctx.now()
             empty = lb.Lobby(self.ctx.new_id("l"), group.language, now, group_id=group.id)
-            lobby = lb.seat_group(empty, (lb.LobbySeat(m.id, m.rating) for m in members))
+            lobby = lb.seat_group(empty, (lb.LobbySeat(m.id, m.rating, now) for m in members))
             seated = {m.id: replace(m, lobby_id=lobby.id, queued_at=now) for m in members}
             lobby_record = LobbyRecord(lobby)
             group_write = Put(replace(record, lobby_id=lobby.id))
@@ -178,9 +179,9 @@ class Groups:
                 )
                 self.ctx.repo.commit([*writes, group_write])
                 return replace(lobby_record, tournament_id=t.id, version=1)
-            self.ctx.repo.commit(
-                [Put(lobby_record, new=True), *(Put(p) for p in seated.values()), group_write]
-            )
-            return replace(lobby_record, version=1)
+            put = self.matchmaking.lobbies.write(lobby_record, now, new=True)
+            self.ctx.repo.commit([put, *(Put(p) for p in seated.values()), group_write])
+            return saved(put)
 
-        return retry_on_conflict(attempt)
+        started = retry_on_conflict(attempt)
+        return self.matchmaking.meet(started, player.id)  # D15: the waiting players fill it

@@ -1,4 +1,10 @@
-"""R18, R19, D6, D7, D14: the queue, lobbies, and the start of a tournament."""
+"""R18, R19, D6, D7, D14, D15, D16: the queue, lobbies, and the start of a tournament.
+
+A join seats the player in the best eligible lobby the `fill` index shows (D6) or opens one, and
+then tends that lobby (api/service/lobbies.py): players who joined at the same moment, each
+unable to see the others' new lobbies yet, are moved together (D15). Each poll of the queue
+tends the caller's lobby again and counts as a contact (D16).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,15 @@ from typing import Any
 import wordlists
 from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
+from api.service.lobbies import Lobbies, saved
 from api.service.tournaments import start_writes
 from api.storage import repository as storage
 from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Delete, Put, Write
 from core import lobby as lb
 from core.errors import GameError
+
+CANDIDATES_READ = 3  # lobbies a join reads again by key before it opens its own
 
 
 def check_language(language: Any) -> str:
@@ -44,6 +53,7 @@ def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> 
 class Matchmaking:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.lobbies = Lobbies(ctx)
 
     def busy(self, player: PlayerRecord) -> str | None:
         """D14: why the player cannot sit down now, or None when free."""
@@ -58,56 +68,91 @@ class Matchmaking:
         return None
 
     def join(self, player: PlayerRecord, language: Any) -> LobbyRecord:
-        """R18, D6: sit in the best eligible lobby, or open a new one."""
+        """R18, D6: sit in the best eligible lobby, or open a new one; then meet (D15)."""
         language = check_language(language)
         self.ctx.limit(f"join:{player.id}", per=20, window_s=60)
+
+        seen: list[LobbyRecord] = []  # the lobbies nearby, for meeting them afterwards
 
         def attempt() -> LobbyRecord:
             me = self.ctx.repo.get_player(player.id)
             if me is None:
                 raise errors.NotFound("player not found")
+            now = self.ctx.now()
             if me.lobby_id is not None:
                 current = self.ctx.repo.get_lobby(me.lobby_id)
                 if current is not None and current.lobby.language == language:
-                    return current  # joining again is harmless
+                    return self.lobbies.heard_from(current, me.id, now)  # joining again
             reason = self.busy(me)
             if reason is not None:
                 raise errors.Conflict("finish or leave what you are in first", code=reason)
-            now = self.ctx.now()
-            candidates = self.ctx.repo.open_lobbies(language, me.rating, lb.RATING_WINDOW)
-            chosen = lb.choose((c.lobby for c in candidates), me.rating, language)
-            if chosen is None:
-                lobby = lb.Lobby(self.ctx.new_id("l"), language, now)
-                record = LobbyRecord(lb.seat(lobby, me.id, me.rating, language))
-                seated = replace(me, lobby_id=lobby.id, queued_at=now)
-                self.ctx.repo.commit([Put(record, new=True), Put(seated)])
-                return replace(record, version=1)
-            stored = next(c for c in candidates if c.id == chosen.id)
-            if chosen.has(me.id):  # a request of ours seated us since `me` was read: re-read
-                raise storage.Conflict(f"{me.id} was seated in {chosen.id} meanwhile")
-            try:
-                record = replace(stored, lobby=lb.seat(chosen, me.id, me.rating, language))
-            except GameError as exc:
-                raise errors.from_game_error(exc) from exc
-            return self.commit_seats(
-                record, {me.id: replace(me, lobby_id=chosen.id, queued_at=now)}
+            # One read for both: D6's choice (within 200) and D15's meeting (within 400).
+            candidates = self.ctx.repo.open_lobbies(language, me.rating, 2 * lb.RATING_WINDOW)
+            seen[:] = candidates
+            ranked = lb.ranked((c.lobby for c in candidates), me.rating, language)
+            for chosen in ranked[:CANDIDATES_READ]:
+                # The index may lag: decide on the lobby as stored, and write that version.
+                stored = self.ctx.repo.get_lobby(chosen.id)
+                if stored is None or not lb.eligible(stored.lobby, me.rating, language):
+                    continue
+                if stored.tournament_id is not None:
+                    continue
+                if stored.lobby.has(me.id):  # a request of ours seated us since `me` was read
+                    raise storage.Conflict(f"{me.id} was seated in {stored.id} meanwhile")
+                try:
+                    seated = lb.seat(stored.lobby, me.id, me.rating, language, now)
+                except GameError as exc:
+                    raise errors.from_game_error(exc) from exc
+                changed = {me.id: replace(me, lobby_id=stored.id, queued_at=now)}
+                return self.commit_seats(replace(stored, lobby=seated), changed, now)
+            lobby = lb.Lobby(self.ctx.new_id("l"), language, now)
+            put = self.lobbies.write(
+                LobbyRecord(lb.seat(lobby, me.id, me.rating, language, now)), now, new=True
             )
+            self.ctx.repo.commit([put, Put(replace(me, lobby_id=lobby.id, queued_at=now))])
+            return saved(put)
 
-        return retry_on_conflict(attempt)
+        record = retry_on_conflict(attempt)
+        return self.meet(record, player.id, seen or None)
 
-    def commit_seats(self, record: LobbyRecord, changed: dict[str, PlayerRecord]) -> LobbyRecord:
+    def meet(
+        self, record: LobbyRecord, player_id: str, nearby: list[LobbyRecord] | None = None
+    ) -> LobbyRecord:
+        """D15: after sitting down, move together with the players nearby; the lobby the player
+        ends up in (its tournament_id set if it started)."""
+        if not record.open:
+            return record
+        now = self.ctx.now()
+        tended = self.lobbies.tend(
+            record.id, now, player=player_id, record=record, candidates=nearby
+        )
+        if tended.record is not None:
+            return tended.record
+        # Moved on by a race this request lost: wherever the player's record says.
+        me = guarded(lambda: self.ctx.repo.get_player(player_id))
+        if me is not None and me.lobby_id is not None:
+            lobby_id = me.lobby_id
+            found = guarded(lambda: self.ctx.repo.get_lobby(lobby_id))
+            if found is not None:
+                return found
+        return guarded(lambda: self.ctx.repo.get_lobby(record.id)) or record
+
+    def commit_seats(
+        self, record: LobbyRecord, changed: dict[str, PlayerRecord], now: int
+    ) -> LobbyRecord:
         """Save a lobby with its newly seated players; a full lobby starts its tournament."""
         if not record.lobby.full:
-            self.ctx.repo.commit([Put(record), *(Put(p) for p in changed.values())])
-            return replace(record, version=record.version + 1)
+            put = self.lobbies.write(record, now)
+            self.ctx.repo.commit([put, *(Put(p) for p in changed.values())])
+            return saved(put)
         others = [s.player for s in record.lobby.seats if s.player not in changed]
         players = {p.id: p for p in self.ctx.repo.get_players(others)}
         players.update(changed)
         if len(players) != len(record.lobby.seats):
             raise errors.Conflict("a seated player no longer exists", code="lobby_broken")
-        t, writes = start_writes(self.ctx, record, list(players.values()), self.ctx.now())
+        t, writes = start_writes(self.ctx, record, list(players.values()), now)
         self.ctx.repo.commit(writes)
-        return replace(record, tournament_id=t.id, version=record.version + 1)
+        return replace(record, tournament_id=t.id, version=record.version + 1, due=None)
 
     def leave(self, player: PlayerRecord) -> None:
         """R19: leaving before the start costs nothing."""
@@ -127,13 +172,26 @@ class Matchmaking:
                 )
             lobby = lb.unseat(record.lobby, me.id)
             writes: list[Write] = [Put(freed)]
-            writes.append(Put(replace(record, lobby=lobby)) if lobby.seats else Delete(record))
+            if lobby.seats:
+                writes.append(self.lobbies.write(replace(record, lobby=lobby), self.ctx.now()))
+            else:
+                writes.append(Delete(record))
             self.ctx.repo.commit(writes)
 
         retry_on_conflict(attempt)
 
+    def heard_from(self, player: PlayerRecord) -> None:
+        """D9, D16: any request of a seated player keeps the seat (GET /v1/me, for one)."""
+        lobby_id = player.lobby_id
+        if lobby_id is None:
+            return
+        record = guarded(lambda: self.ctx.repo.get_lobby(lobby_id))
+        if record is not None:
+            self.lobbies.heard_from(record, player.id, self.ctx.now())
+
     def status(self, player: PlayerRecord) -> dict[str, Any]:
-        """The wait so far and how many players search within the player's fixed window."""
+        """The wait so far and how many players search near the player's fixed window; also a
+        contact (D16) and a chance to meet the lobbies nearby (D15)."""
         me = guarded(lambda: self.ctx.repo.get_player(player.id)) or player
         window = {
             "rating": me.rating,
@@ -141,29 +199,39 @@ class Matchmaking:
             "max": me.rating + lb.RATING_WINDOW,
             "widens": False,
         }
+        idle = {"queued": False, "window": window, "lobby": None}
         if me.lobby_id is None:
-            return {"queued": False, "window": window, "lobby": None}
+            return idle
         lobby_id = me.lobby_id
         record = guarded(lambda: self.ctx.repo.get_lobby(lobby_id))
-        if record is None:
-            return {"queued": False, "window": window, "lobby": None}
-        language = record.lobby.language
+        if record is None or not record.open or not record.lobby.has(me.id):
+            return idle
+        now = self.ctx.now()
+        record = self.lobbies.heard_from(record, me.id, now)
+        lobby = record.lobby
+        # Bounded: a few lobbies per rating band, the fullest first, however many are open.
         nearby = guarded(
-            lambda: self.ctx.repo.open_lobbies(language, me.rating, 2 * lb.RATING_WINDOW)
+            lambda: self.ctx.repo.open_lobbies(lobby.language, lobby.rating, 2 * lb.RATING_WINDOW)
         )
+        tended = self.lobbies.tend(
+            record.id, now, player=me.id, record=record, candidates=nearby
+        ).record
+        if tended is None or not tended.open:
+            return idle  # it started (or the player is gone): GET /v1/me says where
+        together = {s.player for s in tended.lobby.seats}
         searching = sum(
             1
             for other in nearby
+            if other.id not in (record.id, tended.id)
             for s in other.lobby.seats
-            if s.player != me.id and abs(s.rating - me.rating) <= lb.RATING_WINDOW
+            if s.player not in together and abs(s.rating - me.rating) <= lb.RATING_WINDOW
         )
-        now = self.ctx.now()
         return {
             "queued": True,
             "waited_ms": max(0, now - (me.queued_at or now)),
             "searching_in_window": searching,
             "window": window,
-            "lobby": lobby_view(record),
+            "lobby": lobby_view(tended),
         }
 
     def lobby(self, player: PlayerRecord, lobby_id: str) -> dict[str, Any]:
@@ -175,6 +243,7 @@ class Matchmaking:
         seats = [s.player for s in record.lobby.seats]
         if player.id not in seats:
             raise errors.Forbidden("only seated players may see a lobby", code="not_seated")
+        self.lobbies.heard_from(record, player.id, self.ctx.now())
         known = {p.id: p.nickname for p in guarded(lambda: self.ctx.repo.get_players(seats))}
         present = [s for s in seats if s in known]
         return lobby_view(

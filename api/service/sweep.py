@@ -1,7 +1,9 @@
-"""The scheduled sweep: tournaments advance even when nobody polls (D10).
+"""The scheduled sweep: tournaments advance even when nobody polls (D10), open lobbies meet
+(D15) and free their idle seats (D16) even when nobody queues.
 
-It reads the sparse deadline index, so its cost grows with the tournaments that are due, not
-with those that are live; finished tournaments, lobbies and groups are not in it at all.
+It reads the sparse deadline index, so its cost grows with the tournaments and lobbies that are
+due, not with those that are live or open; finished tournaments, started lobbies and groups are
+not in it at all.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from dataclasses import dataclass
 
 from api.service.context import Context
 from api.service.errors import ServiceError
+from api.service.lobbies import SETTLE_MS, Lobbies
 from api.service.tournaments import Tournaments
 from api.storage.records import TournamentRecord
+from api.storage.repository import StorageError
 
 log = logging.getLogger("wordle_tournament")
 
@@ -22,10 +26,15 @@ class SweepReport:
     due: int  # tournaments whose deadline had passed
     advanced: int  # of those, the ones this sweep saved a newer state for
     failed: int  # left for the next sweep (storage fault, too much contention)
+    lobbies: int = 0  # open lobbies that were due (changed a moment ago, or with an idle seat)
+    moves: int = 0  # D15: players moved together
+    freed: int = 0  # D16: idle seats given up
 
 
-def sweep(ctx: Context, tournaments: Tournaments, limit: int = 500) -> SweepReport:
-    """Advance every tournament whose next deadline has passed.
+def sweep(
+    ctx: Context, tournaments: Tournaments, lobbies: Lobbies | None = None, limit: int = 500
+) -> SweepReport:
+    """Advance every tournament whose next deadline has passed, then tend every due lobby.
 
     Idempotent and safe beside API requests: each save is conditional on the version read, and a
     conflict means someone else advanced it first, so it re-reads and finds less (or nothing) to
@@ -46,7 +55,34 @@ def sweep(ctx: Context, tournaments: Tournaments, limit: int = 500) -> SweepRepo
                 "sweep could not advance a tournament",
                 extra={"fields": {"tournament_id": tournament_id, "error": exc.code}},
             )
-    return SweepReport(len(due), advanced, failed)
+    lobby_report = sweep_lobbies(ctx, lobbies, now, limit) if lobbies is not None else (0, 0, 0)
+    return SweepReport(len(due), advanced, failed, *lobby_report)
+
+
+def sweep_lobbies(ctx: Context, lobbies: Lobbies, now: int, limit: int) -> tuple[int, int, int]:
+    """D15, D16: tend each due lobby; one that needed nothing is next due at its first idle
+    seat (contacts only move that later, so the sweep then finds it not yet due: as for
+    tournaments, it moves it in the index and looks again then)."""
+    due = ctx.repo.due_lobbies(now, limit)
+    moves = freed = 0
+    for lobby_id in due:
+        tended = lobbies.tend(lobby_id, now)
+        moves, freed = moves + tended.moves, freed + tended.freed
+        record = tended.record
+        if record is None or record.id != lobby_id or tended.moves or tended.freed:
+            continue  # written anew: due again a moment later, for another look
+        nxt = lobbies.next_due(record)
+        if tended.stale and nxt is not None:  # it saw an index behind the store: again soon
+            nxt = min(nxt, now + SETTLE_MS)
+        if nxt != record.due:
+            try:
+                ctx.repo.reschedule_lobby(record.id, record.version, nxt)
+            except StorageError as exc:
+                log.warning(
+                    "sweep could not reschedule a lobby",
+                    extra={"fields": {"lobby_id": lobby_id, "error": str(exc)}},
+                )
+    return len(due), moves, freed
 
 
 def _reschedule(ctx: Context, record: TournamentRecord, due: int | None) -> None:

@@ -81,7 +81,7 @@ def start_writes(
     tid = ctx.new_id("t")
     t, _ = tm.start(tid, language, seats, now, ctx.rng, ctx.words(language), ctx.settings.timing)
     writes: list[Write] = [
-        Put(replace(lobby, tournament_id=tid), new=new_lobby),
+        Put(replace(lobby, tournament_id=tid, due=None), new=new_lobby),
         Put(TournamentRecord(t, due=t.next_deadline()), new=True),
     ]
     for seat in lobby.lobby.seats:

@@ -33,17 +33,19 @@ from api.storage.items import (
 )
 from api.storage.meter import Meter, item_size, read_units, write_units
 from api.storage.records import GroupRecord, LobbyRecord, PlayerRecord, TournamentRecord
-from api.storage.repository import Conflict, Repository, Unavailable, Write
+from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Unavailable, Write
 from api.storage.table import (
     DUE_INDEX,
     DUE_SHARDS,
+    LOBBY_DUE_SHARDS,
     MAX_BATCH_GET,
     MAX_TRANSACTION_ITEMS,
     OPEN_INDEX,
     create_if_missing,
     ensure_ttl,
+    lobby_due_shard,
     open_key,
-    rating_band,
+    rating_bands,
     table_definition,
     wait_active,
 )
@@ -153,8 +155,12 @@ class DynamoRepository(Repository):
         return items
 
     def get_lobby(self, lobby_id: str) -> LobbyRecord | None:
-        item = self._get("get_lobby", "L#" + lobby_id)
-        return None if item is None else lobby_record(LobbyItem.from_raw_data(item))
+        pk = "L#" + lobby_id
+        item = self._get("get_lobby", pk)
+        if item is None:
+            return None
+        self._sizes.put(pk, item_size(item))
+        return lobby_record(LobbyItem.from_raw_data(item))
 
     def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
         pk = "T#" + tournament_id
@@ -196,10 +202,13 @@ class DynamoRepository(Repository):
             if not start or (limit is not None and len(items) >= limit):
                 return items
 
-    def open_lobbies(self, language: str, rating: int, window: int) -> list[LobbyRecord]:
+    def open_lobbies(
+        self, language: str, rating: float, window: int, limit: int = LOBBIES_PER_BAND
+    ) -> list[LobbyRecord]:
         lobbies: list[LobbyRecord] = []
-        for band in range(rating_band(rating - window), rating_band(rating + window) + 1):
-            for item in self._query("open_lobbies", OPEN_INDEX, open_key(language, band)):
+        for band in rating_bands(rating, window):
+            partition = open_key(language, band)
+            for item in self._query("open_lobbies", OPEN_INDEX, partition, limit=limit):
                 lobbies.append(lobby_record(LobbyItem.from_raw_data(item)))
         return [
             lb
@@ -207,17 +216,21 @@ class DynamoRepository(Repository):
             if lb.open and lb.lobby.language == language and abs(lb.lobby.rating - rating) <= window
         ]
 
-    def due_tournaments(self, now: int, limit: int) -> list[str]:
+    def _due(self, operation: str, prefix: str, shards: int, now: int, limit: int) -> list[str]:
         if limit <= 0:
             return []
         due: list[tuple[int, str]] = []
-        for shard in range(DUE_SHARDS):
-            partition = f"D#{shard}"
-            items = self._query(
-                "due_tournaments", DUE_INDEX, partition, TournamentItem.dd <= now, limit
-            )
+        for shard in range(shards):
+            partition = f"{prefix}#{shard}"
+            items = self._query(operation, DUE_INDEX, partition, TournamentItem.dd <= now, limit)
             due += [(int(i["dd"]["N"]), i["pk"]["S"][2:]) for i in items]
-        return [tid for _, tid in sorted(due)[:limit]]
+        return [item_id for _, item_id in sorted(due)[:limit]]
+
+    def due_tournaments(self, now: int, limit: int) -> list[str]:
+        return self._due("due_tournaments", "D", DUE_SHARDS, now, limit)
+
+    def due_lobbies(self, now: int, limit: int) -> list[str]:
+        return self._due("due_lobbies", "DL", LOBBY_DUE_SHARDS, now, limit)
 
     # ------------------------------------------------------------------ small updates
 
@@ -262,6 +275,28 @@ class DynamoRepository(Repository):
         condition = TournamentItem.v == version  # no version bump: a retry sets the same again
         self._update("reschedule", pk, actions, condition, self._sizes.get(pk, 0), 1.0)
 
+    def touch_lobby(self, lobby_id: str, player_id: str, now: int) -> None:
+        pk = "L#" + lobby_id
+        stamp = Path(["c", player_id])
+        # Only while it waits for players; idempotent like touch().
+        condition = (
+            LobbyItem.c.exists()
+            & LobbyItem.ti.does_not_exist()
+            & (stamp.does_not_exist() | (stamp < now))
+        )
+        size = self._sizes.get(pk, 0)
+        self._update("touch_lobby", pk, [stamp.set(now)], condition, size, write_units(size))
+
+    def reschedule_lobby(self, lobby_id: str, version: int, due: int | None) -> None:
+        pk = "L#" + lobby_id
+        actions: list[Action]
+        if due is None:
+            actions = [LobbyItem.dk.remove(), LobbyItem.dd.remove()]
+        else:
+            actions = [LobbyItem.dk.set(lobby_due_shard(lobby_id)), LobbyItem.dd.set(due)]
+        condition = (LobbyItem.v == version) & LobbyItem.ok.exists()  # only while it is open
+        self._update("reschedule_lobby", pk, actions, condition, self._sizes.get(pk, 0), 1.0)
+
     # ------------------------------------------------------------------ commit
 
     def commit(self, writes: Sequence[Write]) -> None:
@@ -290,7 +325,7 @@ class DynamoRepository(Repository):
                 raise translate(exc) from exc
         self.meter.record("commit", write=op_write_units(ops, transactional, index=True))
         for op in ops:
-            if op.pk.startswith("T#"):
+            if op.pk.startswith(("T#", "L#")):
                 if op.kind == "Delete":
                     self._sizes.drop(op.pk)
                 else:

@@ -32,9 +32,16 @@ from api.storage.records import (
     Record,
     TournamentRecord,
 )
-from api.storage.table import due_shard, open_key, rating_band
+from api.storage.table import (
+    due_shard,
+    lobby_due_shard,
+    lobby_expiry,
+    open_key,
+    open_sort_key,
+    rating_band,
+)
 from core.groups import Group
-from core.lobby import Lobby, LobbySeat
+from core.lobby import Lobby, LobbySeat, heard_from
 from core.serialization import from_dict, to_dict
 
 
@@ -61,16 +68,23 @@ class PlayerItem(Item):
 class SeatMap(MapAttribute[str, Any]):
     p = UnicodeAttribute()
     r = NumberAttribute()
+    s = NumberAttribute(null=True)  # seen: the last contact folded in at the last write (D16)
 
 
 class LobbyItem(Item):
     lg = UnicodeAttribute()  # language
-    ca = NumberAttribute()  # created_at; also the open index's sort key
+    ca = NumberAttribute()  # created_at
     se = ListAttribute(of=SeatMap)  # seats
     gi = UnicodeAttribute(null=True)  # group_id
     gr = NumberAttribute(null=True)  # group_rating
     ti = UnicodeAttribute(null=True)  # tournament_id
-    ok = UnicodeAttribute(null=True)  # open index partition, only while open
+    mt = UnicodeAttribute(null=True)  # moved_to: merged into that lobby (D15)
+    c = MapAttribute[str, int]()  # type: ignore[no-untyped-call] # contacts, by touch_lobby() only
+    ok = UnicodeAttribute(null=True)  # fill index partition, only while open
+    of = UnicodeAttribute(null=True)  # fill index sort key, only while open
+    dk = UnicodeAttribute(null=True)  # due index shard, only while open
+    dd = NumberAttribute(null=True)  # due
+    x = NumberAttribute(null=True)  # TTL (epoch seconds), once started or merged
 
 
 class TournamentItem(Item):
@@ -150,31 +164,50 @@ def player_record(i: PlayerItem) -> PlayerRecord:
 
 
 def _lobby_item(r: LobbyRecord, version: int, write_id: str | None) -> LobbyItem:
+    """Seats carry their last contact; the contact map starts empty again (touch_lobby() sets
+    paths inside it)."""
     lobby = r.lobby
+    listed = r.open
+    due = r.due if listed else None
+    # Started, or every player moved away (a lobby that gave some players to another stays
+    # open, and stays).
+    closed = not listed and (r.tournament_id is not None or r.moved_to is not None)
     return LobbyItem(
         "L#" + lobby.id,
         v=version,
         w=write_id,
         lg=lobby.language,
         ca=lobby.created_at,
-        se=[SeatMap(p=s.player, r=s.rating) for s in lobby.seats],  # type: ignore[no-untyped-call]
+        se=[SeatMap(p=s.player, r=s.rating, s=s.seen) for s in lobby.seats],  # type: ignore[no-untyped-call]
         gi=lobby.group_id,
         gr=lobby.group_rating,
         ti=r.tournament_id,
-        ok=open_key(lobby.language, rating_band(lobby.rating)) if r.open else None,
+        mt=r.moved_to,
+        c={},
+        ok=open_key(lobby.language, rating_band(lobby.rating)) if listed else None,
+        of=open_sort_key(lobby.open_seats, lobby.created_at) if listed else None,
+        dk=lobby_due_shard(lobby.id) if due is not None else None,
+        dd=due,
+        x=lobby_expiry(lobby.created_at) if closed else None,
     )
 
 
 def lobby_record(i: LobbyItem) -> LobbyRecord:
+    created_at = int(i.ca)
     lobby = Lobby(
         id=i.pk[2:],
         language=i.lg,
-        created_at=int(i.ca),
-        seats=tuple(LobbySeat(s.p, int(s.r)) for s in i.se),
+        created_at=created_at,
+        seats=tuple(
+            LobbySeat(s.p, int(s.r), created_at if s.s is None else int(s.s)) for s in i.se
+        ),
         group_id=i.gi,
         group_rating=i.gr,
     )
-    return LobbyRecord(lobby, tournament_id=i.ti, version=int(i.v))
+    stamps: dict[str, Any] = i.c.as_dict() if i.c is not None else {}  # type: ignore[no-untyped-call]
+    lobby = heard_from(lobby, {k: int(v) for k, v in stamps.items()})
+    due = None if i.dd is None else int(i.dd)
+    return LobbyRecord(lobby, i.ti, int(i.v), due, i.mt)
 
 
 def tournament_item(

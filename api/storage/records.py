@@ -32,6 +32,10 @@ class LobbyRecord:
     lobby: Lobby
     tournament_id: str | None = None  # set once the lobby is full and the tournament started
     version: int = 0
+    # When the sweep must next look at it (D15 merges, D16 idle seats); None once not open.
+    due: int | None = None
+    # D15: its players moved into this lobby; the record stays (without seats) until it expires.
+    moved_to: str | None = None
 
     @property
     def id(self) -> str:

@@ -19,6 +19,8 @@ from api.storage.records import (
     TournamentRecord,
 )
 
+LOBBIES_PER_BAND = 10  # open lobbies read from each rating band, whatever the number open
+
 
 class StorageError(Exception):
     pass
@@ -76,11 +78,15 @@ class Repository(ABC):
     def get_group(self, group_id: str) -> GroupRecord | None: ...
 
     @abstractmethod
-    def open_lobbies(self, language: str, rating: int, window: int) -> list[LobbyRecord]:
-        """Lobbies open for matchmaking in `language` whose rating may be within `window`.
+    def open_lobbies(
+        self, language: str, rating: float, window: int, limit: int = LOBBIES_PER_BAND
+    ) -> list[LobbyRecord]:
+        """Lobbies open for matchmaking in `language` rated within `window` of `rating`.
 
-        Read through an eventually consistent index: callers re-check what they read with a
-        conditional write.
+        Reads at most `limit` lobbies from each 200-point rating band the window touches, the
+        fullest first, then the oldest (D6), and keeps those within the window. Read through an
+        eventually consistent index: it may miss or show an earlier version of a lobby written
+        a moment ago, so callers read a lobby again before they write it.
         """
 
     @abstractmethod
@@ -88,12 +94,27 @@ class Repository(ABC):
         """Ids of live tournaments whose next deadline is at or before `now` (for the sweep)."""
 
     @abstractmethod
+    def due_lobbies(self, now: int, limit: int) -> list[str]:
+        """Ids of open lobbies due for the sweep at or before `now` (D15, D16), earliest first.
+        Eventually consistent, like `open_lobbies`."""
+
+    @abstractmethod
     def touch(self, tournament_id: str, player_id: str, now: int) -> None:
         """D9: record that `player_id` was heard from at `now`, without a version bump."""
 
     @abstractmethod
+    def touch_lobby(self, lobby_id: str, player_id: str, now: int) -> None:
+        """D9, D16: the same for a player waiting in an open lobby. The stamp is folded into the
+        seat on the next read (`LobbySeat.seen`); a commit of the lobby starts the stamps anew,
+        so a stamp that races a commit may be lost (the next request stamps again)."""
+
+    @abstractmethod
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         """Move a tournament in the deadline index without a version bump (no-op on conflict)."""
+
+    @abstractmethod
+    def reschedule_lobby(self, lobby_id: str, version: int, due: int | None) -> None:
+        """The same for an open lobby."""
 
     @abstractmethod
     def commit(self, writes: Sequence[Write]) -> None:

@@ -4,10 +4,16 @@ Items (partition key `pk`): players `P#<id>`, lobbies `L#<id>`, tournaments `T#<
 `G#<id>`, rate-limit counters `R#<key>#<window start>`. Two sparse indexes, so only items that
 need them are indexed:
 
-- `due`: live tournaments, partition `D#<0..7>` (sharded: one constant key would be a hot
-  partition), sort key the next deadline `dd`. The sweep queries each shard for `dd <= now`.
-- `open`: lobbies open for matchmaking, partition `O#<language>#<floor(rating / 200)>`, sort key
-  `ca` (created_at). Matchmaking queries the two or three bands around a rating.
+- `due`: what the sweep must look at, sort key the next deadline `dd`: live tournaments in
+  partitions `D#<0..7>`, open lobbies (D15 merges, D16 idle seats) in `DL#<0..3>` (sharded: one
+  constant key would be a hot partition). The sweep queries each shard for `dd <= now`.
+- `fill`: lobbies open for matchmaking, partition `O#<language>#<floor(rating / 200)>`, sort key
+  `of` = `<free seats>#<created_at>`, so a query reads the fullest first, then the oldest (D6).
+  Matchmaking reads at most a few of them from each band around a rating (`Limit`), however
+  many are open.
+
+Started and merged lobbies carry the TTL attribute `x` (as rate-limit counters do): DynamoDB
+deletes them a day after the lobby opened, cleanup only.
 """
 
 from __future__ import annotations
@@ -25,10 +31,12 @@ from api.storage.dynamo_errors import error_code
 from api.storage.repository import Unavailable
 
 DUE_INDEX = "due"
-OPEN_INDEX = "open"
+OPEN_INDEX = "fill"
 DUE_SHARDS = 8
+LOBBY_DUE_SHARDS = 4
 RATING_BAND = 200
 TTL_ATTRIBUTE = "x"
+LOBBY_KEEP_S = 86_400  # a started or merged lobby's item expires a day after the lobby opened
 MAX_TRANSACTION_ITEMS = 100
 MAX_BATCH_GET = 100
 
@@ -47,7 +55,7 @@ def table_definition(table_name: str) -> dict[str, Any]:
             {"AttributeName": "dk", "AttributeType": "S"},
             {"AttributeName": "dd", "AttributeType": "N"},
             {"AttributeName": "ok", "AttributeType": "S"},
-            {"AttributeName": "ca", "AttributeType": "N"},
+            {"AttributeName": "of", "AttributeType": "S"},
         ],
         "KeySchema": [_key("pk", "HASH")],
         "GlobalSecondaryIndexes": [
@@ -58,7 +66,7 @@ def table_definition(table_name: str) -> dict[str, Any]:
             },
             {
                 "IndexName": OPEN_INDEX,
-                "KeySchema": [_key("ok", "HASH"), _key("ca", "RANGE")],
+                "KeySchema": [_key("ok", "HASH"), _key("of", "RANGE")],
                 "Projection": {"ProjectionType": "ALL"},
             },
         ],
@@ -66,7 +74,8 @@ def table_definition(table_name: str) -> dict[str, Any]:
 
 
 def ttl_specification() -> dict[str, Any]:
-    """UpdateTimeToLive's specification: counters expire by `x` (epoch seconds), cleanup only."""
+    """UpdateTimeToLive's specification: counters and closed lobbies expire by `x` (epoch
+    seconds), cleanup only."""
     return {"AttributeName": TTL_ATTRIBUTE, "Enabled": True}
 
 
@@ -74,12 +83,31 @@ def due_shard(tournament_id: str) -> str:
     return f"D#{zlib.crc32(tournament_id.encode()) % DUE_SHARDS}"
 
 
+def lobby_due_shard(lobby_id: str) -> str:
+    return f"DL#{zlib.crc32(lobby_id.encode()) % LOBBY_DUE_SHARDS}"
+
+
 def rating_band(rating: float) -> int:
     return math.floor(rating / RATING_BAND)
 
 
+def rating_bands(rating: float, window: int) -> range:
+    """The bands that hold every lobby rated within `window` of `rating`."""
+    return range(rating_band(rating - window), rating_band(rating + window) + 1)
+
+
 def open_key(language: str, band: int) -> str:
     return f"O#{language}#{band}"
+
+
+def open_sort_key(free_seats: int, created_at: int) -> str:
+    """The fill index's sort key: fewest free seats first, then the oldest."""
+    return f"{free_seats}#{created_at:015d}"
+
+
+def lobby_expiry(created_at: int) -> int:
+    """The TTL (epoch seconds) of a started or merged lobby's item."""
+    return -(-created_at // 1000) + LOBBY_KEEP_S
 
 
 # ---------------------------------------------------------------------------- the table's life

@@ -72,21 +72,24 @@ def op_write_units(ops: Sequence[Op], transactional: bool, *, index: bool) -> fl
 def _index_units(pk: str, attrs: dict[str, Any], new: bool) -> float:
     """Write units for the index entries a base write causes (an estimate).
 
-    An item carrying an index key writes its projection there; an existing tournament or lobby
-    written without one may be leaving the index, which is a delete there (1 unit).
+    An item carrying an index key writes its projection there (an open lobby sits in both
+    indexes); an existing tournament or lobby written without one may be leaving the index,
+    which is a delete there (1 unit).
     """
+    units = 0.0
     if "dk" in attrs:
         keys_only = {name: attrs[name] for name in ("pk", "dk", "dd")}
-        return write_units(item_size(keys_only))
+        units += write_units(item_size(keys_only))
     if "ok" in attrs:
-        return write_units(item_size(attrs))
-    if not new and pk[:2] in ("T#", "L#"):
+        units += write_units(item_size(attrs))
+    if not units and not new and pk[:2] in ("T#", "L#"):
         return 1.0
-    return 0.0
+    return units
 
 
 class SizeCache:
-    """Last known item sizes of tournaments, to meter updates that do not read the item."""
+    """Last known item sizes of tournaments and lobbies, to meter updates that do not read the
+    item."""
 
     def __init__(self, capacity: int = 4096) -> None:
         self._lock = threading.Lock()

@@ -21,7 +21,7 @@ from typing import Any
 import wordlists
 from api.service.tournaments import with_contacts
 from api.storage.records import TournamentRecord
-from api.storage.repository import Repository, Unavailable
+from api.storage.repository import LOBBIES_PER_BAND, Repository, Unavailable
 from core.duel import Duel
 from core.timing import MAX_ROWS, TURNS_PER_PLAYER
 from core.tournament import Tournament
@@ -85,17 +85,26 @@ class RepoProxy(Repository):
     def get_group(self, group_id):  # type: ignore[no-untyped-def]
         return self._call("get_group", group_id)
 
-    def open_lobbies(self, language, rating, window):  # type: ignore[no-untyped-def]
-        return self._call("open_lobbies", language, rating, window)
+    def open_lobbies(self, language, rating, window, limit=LOBBIES_PER_BAND):  # type: ignore[no-untyped-def]
+        return self._call("open_lobbies", language, rating, window, limit)
 
     def due_tournaments(self, now, limit):  # type: ignore[no-untyped-def]
         return self._call("due_tournaments", now, limit)
 
+    def due_lobbies(self, now, limit):  # type: ignore[no-untyped-def]
+        return self._call("due_lobbies", now, limit)
+
     def touch(self, tournament_id, player_id, now):  # type: ignore[no-untyped-def]
         return self._call("touch", tournament_id, player_id, now)
 
+    def touch_lobby(self, lobby_id, player_id, now):  # type: ignore[no-untyped-def]
+        return self._call("touch_lobby", lobby_id, player_id, now)
+
     def reschedule(self, tournament_id, version, due):  # type: ignore[no-untyped-def]
         return self._call("reschedule", tournament_id, version, due)
+
+    def reschedule_lobby(self, lobby_id, version, due):  # type: ignore[no-untyped-def]
+        return self._call("reschedule_lobby", lobby_id, version, due)
 
     def commit(self, writes):  # type: ignore[no-untyped-def]
         return self._call("commit", writes)

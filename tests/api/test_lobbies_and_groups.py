@@ -93,20 +93,29 @@ def test_d14_one_lobby_at_a_time(game: Game) -> None:
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "already_in_lobby"
 
 
+def keep_polling(game: Game, players: list[Player], ms: int, every: int = 30_000) -> None:
+    """Time passes while the players poll the queue (D16: a silent player loses the seat)."""
+    end = game.clock.ms + ms
+    while game.clock.ms < end:
+        game.clock.advance(min(every, end - game.clock.ms))
+        for p in players:
+            assert game.get("/v1/queue", p).status_code == 200
+
+
 @BOTH
 def test_r18_matchmaking_window_is_200_and_never_widens(game: Game) -> None:
     low, high, edge = game.new_players(3)
-    set_rating(game, high, 1201)
+    set_rating(game, high, 1450)  # too far to share any lobby with 1000 (D15: mean 1225)
     set_rating(game, edge, 1200)
     lobby = join(game, low)
     status = game.get("/v1/queue", high).get_json()
-    assert status["window"] == {"rating": 1201, "min": 1001, "max": 1401, "widens": False}
+    assert status["window"] == {"rating": 1450, "min": 1250, "max": 1650, "widens": False}
     far = join(game, high)
-    assert far["id"] != lobby["id"]  # 201 points away
-    game.clock.advance(30 * 60_000)  # half an hour later: still apart
+    assert far["id"] != lobby["id"]
+    keep_polling(game, [low, high], 30 * 60_000)  # half an hour later: still apart
     status = game.get("/v1/queue", high).get_json()
     assert status["waited_ms"] == 30 * 60_000 and status["lobby"]["id"] == far["id"]
-    assert status["window"]["min"] == 1001
+    assert status["window"]["min"] == 1250
     assert game.delete("/v1/queue", high).status_code == 204
     assert join(game, high)["id"] != lobby["id"]
     assert game.delete("/v1/queue", high).status_code == 204
@@ -114,24 +123,29 @@ def test_r18_matchmaking_window_is_200_and_never_widens(game: Game) -> None:
     assert join(game, edge)["id"] == lobby["id"]
 
 
+def start_group(game: Game, leader: Player, *members: Player) -> dict:
+    group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
+    for m in members:
+        game.post("/v1/groups/join", m, json={"invite_code": group["invite_code"]})
+    r = game.post(f"/v1/groups/{group['id']}/start", leader)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
 @BOTH
 def test_d6_prefers_the_fullest_then_closest_then_oldest_lobby(game: Game) -> None:
-    # Two open lobbies in one language need a group: its lobby is fresh (R22).
-    leader, friend, loner, loner2, newcomer = game.new_players(5)
-    set_rating(game, loner, 1100)
-    set_rating(game, loner2, 1100)
-    single = join(game, loner)
-    assert join(game, loner2)["id"] == single["id"]  # two seats, rating 1100
-    group = game.post("/v1/groups", leader, json={"language": "en"}).get_json()
-    game.post("/v1/groups/join", friend, json={"invite_code": group["invite_code"]})
-    group_lobby = game.post(f"/v1/groups/{group['id']}/start", leader).get_json()
-    assert group_lobby["id"] != single["id"] and group_lobby["rating"] == 1000
-    # Both hold 2: equally full, so the closest rating wins (1000 vs 1100 for a 1000 player).
-    assert join(game, newcomer)["id"] == group_lobby["id"]
-    # Now the group lobby (3) is fuller: a 1090 player still prefers it over the closer one.
-    late = game.new_player()
+    # Two open lobbies that stay apart need two groups: groups' lobbies never merge (D15).
+    a1, a2, b1, b2, newcomer, late = game.new_players(6)
+    set_rating(game, b1, 1100)
+    set_rating(game, b2, 1100)
     set_rating(game, late, 1090)
-    assert join(game, late)["id"] == group_lobby["id"]
+    near = start_group(game, a1, a2)
+    away = start_group(game, b1, b2)
+    assert near["id"] != away["id"] and (near["rating"], away["rating"]) == (1000, 1100)
+    # Both hold 2: equally full, so the closest rating wins (1000 vs 1100 for a 1000 player).
+    assert join(game, newcomer)["id"] == near["id"]
+    # Now `near` (3) is fuller: a 1090 player still prefers it over the closer one.
+    assert join(game, late)["id"] == near["id"]
 
 
 def test_d11_invites_leaders_and_membership(game: Game) -> None:

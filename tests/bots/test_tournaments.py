@@ -145,10 +145,10 @@ def test_a_deployment_without_a_bot_key_refuses_every_bot(
     assert refused.value.status == 403
 
 
-def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
-    api_server: Callable[..., Running],
-) -> None:
-    settings = fast_settings(bots=True, bot_fill_ms=1000)
+def started_pool(
+    api_server: Callable[..., Running], settings: Any, **options: Any
+) -> tuple[Running, BotPool]:
+    """A running API with a started bot pool (fast bots, a tick every 0.1 s)."""
     pools: list[BotPool] = []
 
     def install(app: Flask, service: Service) -> None:
@@ -158,6 +158,7 @@ def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
             service.ctx.repo,
             tick_s=0.1,
             options=PlayOptions(**FAST),  # type: ignore[arg-type]
+            **options,
         )
         pool.install(app)
         pools.append(pool)
@@ -166,6 +167,14 @@ def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
     pool = pools[0]
     pool.base_url = running.url
     pool.start()
+    return running, pool
+
+
+def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
+    api_server: Callable[..., Running],
+) -> None:
+    settings = fast_settings(bots=True, bot_fill_ms=1000)
+    running, pool = started_pool(api_server, settings)
     try:
         person = BotClient(Http(running.url))
         person.create_player()
@@ -187,13 +196,53 @@ def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
         ratings = [p.rating for p in running.repo.get_players([p["id"] for p in bots])]
         assert all(abs(r - 1000) <= 200 for r in ratings)
         person.leave(tid)  # R20: the bots play on among themselves
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            record = running.repo.get_tournament(tid)
-            if record is not None and record.tournament.finished_at is not None:
-                break
-            time.sleep(0.2)
-        assert running.repo.get_tournament(tid).tournament.finished_at is not None  # type: ignore[union-attr]
+        assert finishes(running, tid)
         assert pool.tournaments == [tid]
     finally:
         pool.stop()
+
+
+def test_d15_pool_bots_follow_their_lobby_when_it_merges(
+    api_server: Callable[..., Running],
+) -> None:
+    """A bot-filled lobby moves into a group's lobby (D15, R22): its bots play the tournament
+    that starts there, as the pool's own (they are followed through their player records)."""
+    settings = fast_settings(bots=True, bot_fill_ms=500)
+    running, pool = started_pool(api_server, settings, max_bots=6)
+    try:
+        waiting = BotClient(Http(running.url))
+        waiting.create_player()
+        lobby = waiting.join_queue("nl")
+        deadline = time.monotonic() + 15
+        while len(waiting.lobby(lobby["id"])["seats"]) < 7 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the pool can seat 6 bots: one seat stays open
+        assert len(waiting.lobby(lobby["id"])["seats"]) == 7
+        friend = BotClient(Http(running.url))
+        friend.create_player()
+        group = friend.create_group("nl")
+        started = friend.start_group(group["id"])  # the group's lobby takes the 7 in
+        tid = started["tournament_id"]
+        assert tid is not None and started["id"] == group_lobby_id(running, group["id"])
+        view = friend.state(tid).body
+        assert sum(1 for p in view["players"] if p["bot"]) == 6
+        waiting.leave(tid)
+        friend.leave(tid)  # R20: the bots play on among themselves
+        assert finishes(running, tid)
+        assert pool.tournaments == [tid]
+    finally:
+        pool.stop()
+
+
+def finishes(running: Running, tid: str, within_s: float = 60) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        record = running.repo.get_tournament(tid)
+        if record is not None and record.tournament.finished_at is not None:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def group_lobby_id(running: Running, group_id: str) -> str | None:
+    record = running.repo.get_group(group_id)
+    return None if record is None else record.lobby_id

@@ -8,7 +8,9 @@ Start twice while one member queues on their own and another leaves the group.
 Afterwards nothing acknowledged is lost and the records agree with each other (R18, R19, R22, D7,
 D14): every player is in at most one lobby or tournament and is where the records say; a full
 lobby started exactly one tournament with exactly its seats; each lobby's seats are what its
-acknowledged joins and leaves give when applied one at a time through `core.lobby`.
+acknowledged joins and leaves give when applied one at a time through `core.lobby`. The joiners
+who find no seat open lobbies that then meet (D15): an acknowledged join holds its seat in the
+lobby it was answered with or in the one that lobby moved its players into.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ MEMBER = "/v1/groups/<gid>/members/<member>"
 
 
 def _lobbies(stack: RaceStack, language: str) -> list[LobbyRecord]:
-    """Every lobby of the language (a scan: the open index lists only open ones)."""
+    """Every lobby of the language (a scan: the fill index lists only open ones)."""
     items = stack.repo.client.scan(TableName=stack.repo.table_name)["Items"]
     ids = [i["pk"]["S"][2:] for i in items if i["pk"]["S"].startswith("L#")]
     found = [stack.repo.get_lobby(lid) for lid in ids]
@@ -88,8 +90,20 @@ def _replayed(first: lb.Lobby, left: str | None, final: lb.Lobby) -> lb.Lobby:
     """The lobby's first seven joins, the acknowledged leave, then the joins it ended with."""
     lobby = lb.unseat(first, left) if left is not None and first.has(left) else first
     for s in final.seats[len(lobby.seats) :]:
-        lobby = lb.seat(lobby, s.player, s.rating, lobby.language)
+        lobby = lb.seat(lobby, s.player, s.rating, lobby.language, s.seen)
     return lobby
+
+
+def _holding(lobbies: dict[str, LobbyRecord], lobby_id: str, player: str) -> bool:
+    """Whether `player` sits in `lobby_id`, or in the lobby it moved them into (D15)."""
+    for _ in range(8):
+        record = lobbies[lobby_id]
+        if record.lobby.has(player):
+            return True
+        if record.moved_to is None:
+            return False
+        lobby_id = record.moved_to
+    return False
 
 
 def _last_seat_race(stack: RaceStack, language: str) -> None:
@@ -116,7 +130,7 @@ def _last_seat_race(stack: RaceStack, language: str) -> None:
     assert sorted(joined) == sorted(r.id for r in joiners)  # a retried join is harmless
     lobbies = {r.id: r for r in _lobbies(stack, language)}
     for player, lobby_id in joined.items():  # each acknowledged join holds its seat
-        assert lobbies[lobby_id].lobby.has(player)
+        assert _holding(lobbies, lobby_id, player)
     if left:
         assert not any(r.lobby.has(leaver.id) for r in lobbies.values())
     final = lobbies[first.id].lobby

@@ -50,8 +50,9 @@ def lobby(
     created_at: int = 1_000,
     tournament_id: str | None = None,
     version: int = 0,
+    seen: int = 0,
 ) -> LobbyRecord:
-    seated = tuple(LobbySeat(f"{lid}-p{i}", r) for i, r in enumerate(ratings))
+    seated = tuple(LobbySeat(f"{lid}-p{i}", r, seen) for i, r in enumerate(ratings))
     return LobbyRecord(Lobby(lid, language, created_at, seated), tournament_id, version)
 
 

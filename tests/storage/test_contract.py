@@ -59,8 +59,11 @@ def test_lobby_round_trip(repo: Repository) -> None:
     )
     started = lobby("l3", ratings=(1000,) * 8, tournament_id="t1")
     empty = lobby("l4", ratings=())
-    repo.commit([Put(r, new=True) for r in (plain, grouped, started, empty)])
-    for record in (plain, grouped, started, empty):
+    due = replace(lobby("l5", ratings=(990, 1010), seen=77), due=4_000)
+    moved = LobbyRecord(Lobby("l6", "en", 9), moved_to="l1")  # D15: merged into l1
+    records = (plain, grouped, started, empty, due, moved)
+    repo.commit([Put(r, new=True) for r in records])
+    for record in records:
         assert repo.get_lobby(record.id) == replace(record, version=1)
 
 
@@ -311,6 +314,81 @@ def test_open_lobbies_carry_their_versions(repo: Repository) -> None:
     repo.commit([Put(lobby("l1"), new=True)])
     [found] = repo.open_lobbies("en", 1000, 200)
     assert found == replace(lobby("l1"), version=1)
+
+
+def test_open_lobbies_read_the_fullest_first_then_the_oldest_a_few_per_band(
+    repo: Repository,
+) -> None:
+    """D6's order, and a bounded read however many lobbies are open."""
+    records = [
+        lobby("one-old", ratings=(1000,), created_at=1),
+        lobby("one-new", ratings=(1000,), created_at=9),
+        lobby("three", ratings=(1000,) * 3, created_at=5),
+        lobby("seven", ratings=(1000,) * 7, created_at=8),
+        lobby("two", ratings=(1000, 1000), created_at=2),
+        lobby("band-below", ratings=(990,), created_at=3),  # band 4
+        lobby("gone", ratings=()),
+    ]
+    repo.commit([Put(r, new=True) for r in records])
+    everything = [lb.id for lb in repo.open_lobbies("en", 1000, 200)]
+    assert everything == ["band-below", "seven", "three", "two", "one-old", "one-new"]
+    assert [lb.id for lb in repo.open_lobbies("en", 1000, 200, limit=2)] == [
+        "band-below",
+        "seven",
+        "three",
+    ]
+    many = [lobby(f"m{i:03d}", ratings=(1100,), created_at=100 + i) for i in range(40)]
+    repo.commit([Put(r, new=True) for r in many])
+    assert len(repo.open_lobbies("en", 1000, 200)) == 1 + 10  # LOBBIES_PER_BAND from band 5
+
+
+# ---------------------------------------------------------------------------- lobbies (D15, D16)
+
+
+def test_due_lobbies_are_the_open_ones_due_earliest_first(repo: Repository) -> None:
+    records = [
+        replace(lobby("l1"), due=300),
+        replace(lobby("l2"), due=100),
+        replace(lobby("l3"), due=None),
+        replace(lobby("l4", ratings=(1000,) * 8, tournament_id="t1"), due=50),  # started
+        replace(lobby("l5"), due=900),
+    ]
+    repo.commit([Put(r, new=True) for r in records])
+    assert repo.due_lobbies(300, 10) == ["l2", "l1"]
+    assert repo.due_lobbies(300, 1) == ["l2"]
+    assert repo.due_lobbies(99, 10) == []
+    assert repo.due_tournaments(10**15, 10) == []  # apart from the tournaments
+    repo.reschedule_lobby("l2", 1, 700)
+    stored = repo.get_lobby("l2")
+    assert stored is not None and (stored.due, stored.version) == (700, 1)
+    assert repo.due_lobbies(300, 10) == ["l1"]
+    repo.reschedule_lobby("l1", 9, 800)  # stale: ignored
+    repo.reschedule_lobby("l1", 1, None)
+    repo.reschedule_lobby("l4", 1, 10)  # started: ignored
+    repo.reschedule_lobby("nope", 1, 10)  # unknown: ignored
+    assert repo.due_lobbies(1_000, 10) == ["l2", "l5"]
+
+
+def test_touch_lobby_stamps_a_seat_without_a_version_bump(repo: Repository) -> None:
+    repo.commit([Put(lobby("l1", ratings=(1000, 1000), seen=100), new=True)])
+    repo.touch_lobby("l1", "l1-p1", 2_000)
+    repo.touch_lobby("l1", "l1-p1", 1_500)  # late and out of order: ignored
+    stored = repo.get_lobby("l1")
+    assert stored is not None and stored.version == 1
+    assert [s.seen for s in stored.lobby.seats] == [100, 2_000]
+    [listed] = repo.open_lobbies("en", 1000, 200)
+    assert [s.seen for s in listed.lobby.seats] == [100, 2_000]
+    # A commit of what was read keeps the stamp (in the seat); a later stamp adds to it.
+    repo.commit([Put(replace(stored, due=5))])
+    repo.touch_lobby("l1", "l1-p0", 3_000)
+    again = repo.get_lobby("l1")
+    assert again is not None and [s.seen for s in again.lobby.seats] == [3_000, 2_000]
+    # Unknown and started lobbies take no stamps.
+    repo.touch_lobby("nope", "x", 1)
+    repo.commit([Put(lobby("l2", ratings=(1000,) * 8, tournament_id="t1"), new=True)])
+    repo.touch_lobby("l2", "l2-p0", 9_000)
+    started = repo.get_lobby("l2")
+    assert started is not None and {s.seen for s in started.lobby.seats} == {0}
 
 
 # ---------------------------------------------------------------------------- rate limits

@@ -19,10 +19,11 @@ from api.storage.dynamo import DynamoRepository, create_table
 from api.storage.dynamo_errors import translate
 from api.storage.items import to_item
 from api.storage.meter import item_size
-from api.storage.records import PlayerRecord
+from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Conflict, Put, Rejected, StorageError, Unavailable
 from api.storage.table import DUE_SHARDS, table_definition
 from api.storage.writes import new_write_id
+from core.lobby import Lobby
 from tests.storage.factories import finished_tournament, live_tournament, lobby, player
 
 KB = 1024
@@ -228,3 +229,28 @@ def _client_error(code: str, reasons: tuple[str, ...] = ()) -> ClientError:
 def test_errors_are_translated(error: Exception, kind: type[StorageError]) -> None:
     translated = translate(error)
     assert type(translated) is kind
+
+
+# ---------------------------------------------------------------------------- lobby items
+
+
+def test_closed_lobbies_expire_by_ttl_and_leave_both_indexes(dynamo: DynamoRepository) -> None:
+    created = 1_700_000_000_500
+    waiting = replace(lobby("open", created_at=created), due=created + 2_000)
+    started = lobby("started", ratings=(1000,) * 8, created_at=created, tournament_id="t1")
+    merged = LobbyRecord(Lobby("merged", "en", created), moved_to="open")
+    topped_up = replace(lobby("gave", created_at=created), moved_to="started")  # still open
+    dynamo.commit([Put(r, new=True) for r in (waiting, started, merged, topped_up)])
+
+    def raw(lobby_id: str) -> dict[str, Any]:
+        item: dict[str, Any] = dynamo._conn.get_item("L#" + lobby_id)["Item"]
+        return item
+
+    listed = raw("open")
+    assert listed["ok"] == {"S": "O#en#5"} and listed["of"] == {"S": f"7#{created:015d}"}
+    assert listed["dk"]["S"].startswith("DL#") and listed["dd"] == {"N": str(created + 2_000)}
+    assert "x" not in listed and "x" not in raw("gave") and "ok" in raw("gave")
+    day_later = str(1_700_000_001 + 86_400)  # cleanup only: a day after the lobby opened
+    for closed in (raw("started"), raw("merged")):
+        assert closed["x"] == {"N": day_later}
+        assert not {"ok", "of", "dk", "dd"} & set(closed)

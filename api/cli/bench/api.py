@@ -1,5 +1,5 @@
-"""`wordle-tournament bench api`: DynamoDB units per request, response sizes and the poll
-handler's speed.
+"""`wordle-tournament bench api`: DynamoDB units per request, response sizes, what the queue
+costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -23,6 +23,7 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
+from api.cli.bench import queue
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -306,6 +307,12 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
     _print_sizes(sizes)
     repo.delete_table()
+    queue_repo = DynamoRepository(replace(settings, table_name=f"{settings.table_name}-queue"))
+    queue_repo.create_table()
+    # moto copies the whole table in every transaction: 3,000 lobbies would time out there.
+    sizes = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]
+    queue.report(queue.measure(queue_repo, settings, sizes))
+    queue_repo.delete_table()
     poll_us, not_modified_us, bare_us = _poll_speed(args.polls)
     print(
         f"poll handler: {poll_us:.0f} µs median (200), {not_modified_us:.0f} µs (304) vs a bare "

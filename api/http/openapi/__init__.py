@@ -180,16 +180,32 @@ def openapi_document() -> JSON:
         "/v1/queue": {
             "post": op(
                 "Join matchmaking in a language (lobbies within 200 rating points)",
-                {"201": json_body(ref("Lobby"), "The lobby you sit in")},
+                {
+                    "201": json_body(
+                        ref("Lobby"),
+                        "The lobby you sit in after any merge; tournament_id is set if it started",
+                    )
+                },
                 body={
                     "type": "object",
                     "required": ["language"],
                     "properties": {"language": {**LANGUAGE, "examples": ["en"]}},
                 },
+                extra={
+                    "description": "Seats you in the best lobby in reach (D6), or opens one; "
+                    "then lobbies nearby whose players can play together merge at once (D15)."
+                },
             ),
             "get": op(
                 "Your wait and the players searching in your window",
                 {"200": json_body(ref("QueueStatus"), "Queue status")},
+                extra={
+                    "description": "Poll it (about once a second) while you wait: it keeps "
+                    "your seat (D16: a seat is given up after 60 s without a request; GET "
+                    "/v1/me and GET /v1/lobbies/{lobby_id} count too) and merges your lobby "
+                    "with lobbies nearby (D15). Its cost does not grow with the number of open "
+                    "lobbies."
+                },
             ),
             "delete": op(
                 "Leave the lobby before the start, at no cost",

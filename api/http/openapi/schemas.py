@@ -131,7 +131,11 @@ SCHEMAS: JSON = {
             "waited_ms": {"type": "integer"},
             "searching_in_window": {
                 "type": "integer",
-                "description": "Players waiting in lobbies within your rating window.",
+                "description": (
+                    "Players within your rating window waiting in other lobbies nearby that "
+                    "your lobby cannot merge with (D15); a lower bound, from the few fullest "
+                    "lobbies of each rating band that a poll reads."
+                ),
             },
             "window": {
                 "type": "object",
@@ -143,7 +147,14 @@ SCHEMAS: JSON = {
                     "widens": {"type": "boolean", "const": False},
                 },
             },
-            "lobby": {"oneOf": [ref("Lobby"), {"type": "null"}]},
+            "lobby": {
+                "oneOf": [ref("Lobby"), {"type": "null"}],
+                "description": (
+                    "The lobby you sit in now: lobbies merge (D15), so it may change between "
+                    "polls. Null once its tournament started (GET /v1/me names it) or after "
+                    "you gave up the seat (D16: 60 s without a request)."
+                ),
+            },
         },
     },
     "Group": {

@@ -43,7 +43,9 @@ def install(app: Flask, service: Service) -> None:
 
     @app.get("/v1/me")
     def get_me() -> Response:
-        return jsonify(profile(caller(service)))
+        player = caller(service)
+        service.queue.heard_from(player)  # D16: a contact keeps a lobby seat
+        return jsonify(profile(player))
 
     @app.patch("/v1/me")
     def patch_me() -> Response:
