@@ -55,6 +55,7 @@ def to_dict(t: Tournament) -> dict[str, Any]:
                 p.place,
                 p.rating_change,
                 int(p.bot),
+                *([] if p.group is None else [p.group]),
             ]
             for p in t.players
         ],
@@ -108,8 +109,11 @@ def from_dict(data: dict[str, Any]) -> Tournament:
             place=place,
             rating_change=change,
             bot=bool(bot),
+            group=group[0] if group else None,  # absent when none (and in older items)
         )
-        for pid, nick, rating, contact, lives, left, out_round, place, change, bot in data["p"]
+        for pid, nick, rating, contact, lives, left, out_round, place, change, bot, *group in (
+            data["p"]
+        )
     )
     ids = [p.id for p in players]
     rounds = []

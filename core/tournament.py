@@ -37,6 +37,7 @@ class Seat:
     nickname: str
     rating: int
     bot: bool = False
+    group: str | None = None  # the player's group (R22), if they are in one
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,9 @@ class Player:
     place: int | None = None
     rating_change: int | None = None
     bot: bool = False
+    # R22: the group the player was in when the tournament started. Its leader can start again
+    # only once no member is still in a tournament, so none can while this one plays on.
+    group: str | None = None
 
     @property
     def alive(self) -> bool:
@@ -141,7 +145,9 @@ def start(
         raise ValueError(f"a tournament needs {PLAYERS_PER_TOURNAMENT} players")
     if len({s.id for s in seats}) != len(seats):
         raise ValueError("a player can hold only one seat")
-    players = tuple(Player(s.id, s.nickname, s.rating, now, bot=s.bot) for s in seats)
+    players = tuple(
+        Player(s.id, s.nickname, s.rating, now, bot=s.bot, group=s.group) for s in seats
+    )
     t = Tournament(
         tournament_id, language, rng.getrandbits(63), timing or Timing(), now, players, ()
     )

@@ -147,6 +147,11 @@ class Observer(Protocol):
         """A state of round `number` (whose intro began at `intro_at`) in which `viewer` plays
         (a duel or a bye) reached the bot."""
 
+    def polling(
+        self, tournament_id: str, viewer: str, view: dict[str, Any] | None, now: int
+    ) -> None:
+        """`viewer` polls the state at about server time `now`, having last seen `view`."""
+
 
 @dataclass
 class PlayOptions:
@@ -161,6 +166,12 @@ def _advice(reply: Reply) -> float:
         return max(0.0, float(reply.headers.get("poll-interval", "1")))
     except ValueError:
         return 1.0
+
+
+def to_play(duel: dict[str, Any] | None, player_id: str | None) -> bool:
+    """Whether the next turn of this live duel is the player's: now, or when the intro ends
+    (`your_turn` is only true once it has begun; docs/client.md: keep time between polls)."""
+    return duel is not None and duel["result"] is None and duel["to_play"] == player_id
 
 
 def board_rows(duel: dict[str, Any]) -> list[Row]:
@@ -190,7 +201,8 @@ class _Player:
         self.act_at: float | None = None  # time.monotonic() at which to play; None: let it time out
 
     def plan(self, view: dict[str, Any], duel: dict[str, Any]) -> None:
-        """On a new turn of ours: decide how long to think (or to let it time out)."""
+        """On a new turn of ours: decide how long to think (or to let it time out). A turn
+        that begins when the intro ends (R2) begins by the clock, without a poll."""
         key = (duel["id"], len(duel["rows"]))
         if key == self.planned:
             return
@@ -200,10 +212,12 @@ class _Player:
         if think is None:
             self.act_at = None
             return
-        left_s = ((duel["deadline"] or view["server_time"]) - view["server_time"]) / 1000
+        now = view["server_time"]
+        begins = max(now, duel["starts_at"])
+        left_s = ((duel["deadline"] or begins) - begins) / 1000
         margin = max(DEADLINE_MARGIN_S, DEADLINE_MARGIN_TURNS * turn_s)
         think = min(think * self.options.think_scale, max(0.0, left_s - margin))
-        self.act_at = time.monotonic() + think
+        self.act_at = time.monotonic() + (begins - now) / 1000 + think
 
     def play(self, view: dict[str, Any], duel: dict[str, Any]) -> Reply | None:
         """Play one word on the next row; None when the turn is gone (poll again)."""
@@ -246,11 +260,17 @@ def play_tournament(
     view: dict[str, Any] | None = None
     etag: str | None = None
     pending: Reply | None = None  # a state that came back from a guess: no need to poll
+    received = 0.0  # time.monotonic() when `view` arrived
     while not client.stop.is_set():
+        if pending is None and options.observer is not None:
+            now = 0 if view is None else view["server_time"]
+            now += int((time.monotonic() - received) * 1000)
+            options.observer.polling(tournament_id, client.player_id or "", view, now)
         reply = pending or client.state(tournament_id, etag)
         pending = None
         if reply.status == 200:
             view, etag = reply.body, reply.headers.get("etag")
+            received = time.monotonic()
         wait_s = _advice(reply)
         if view is None:
             client.stop.wait(wait_s)
@@ -265,7 +285,8 @@ def play_tournament(
         status = next(p["status"] for p in view["players"] if p["id"] == client.player_id)
         if view["phase"] == "finished" or (status in ("out", "left") and not options.watch):
             return view
-        if duel is not None and duel["your_turn"]:
+        if to_play(duel, client.player_id):
+            assert duel is not None
             me.plan(view, duel)
             if me.act_at is not None:
                 if time.monotonic() >= me.act_at:

@@ -1,19 +1,24 @@
 """When a client should poll the state again: just after the next change this viewer needs to
 see, as far as the server can tell. Every timer is stored (D10), so many changes have a known
-time; only guesses come at moments nobody knows.
+time; only guesses come at moments nobody knows, and even those follow a pace.
 
-- The intro (R2): nothing changes until the duels start, at a known time: wake just after it.
+- The intro (R2): nothing changes until the duels start, at a known time, and the client keeps
+  time (docs/client.md: the intro ends and the turn begins by the clock): the advice is what it
+  will be when the duels start, plus the wait until then.
 - Your own turn: only your guess (whose answer is the new state) or your deadline changes your
   duel: wake just after the deadline.
-- The opponent's turn: their guess may come at any moment, except in the first seconds of the
-  turn (reading the board and typing a word take time): then about every second.
+- The opponent's turn: their guess may come at any moment, but a player rarely answers in
+  less than about half their usual time (the geometric mean of their answers in this
+  tournament; 4 s before their first): nothing until then, then every 1.1 s, and just after
+  the deadline.
 - Waiting for the round to end (your duel is over, or a bye): with one duel left, any of its
-  guesses may end the round, and the next intro (R2) must be on screen from its start, so
-  about every second (after the quiet start of each of its turns); with two or more left the
-  round needs two endings, so every few seconds. A player who is out (R9) has no next round:
-  every few seconds too, but every two in a group, whose leader may seat them in a new
-  tournament at any time now (D14, R22). A client that shows one duel (it sends `watch`) is
-  polled like a player of that duel.
+  guesses may end the round, and the next intro (R2) must be on screen from its start, so like
+  a player of that duel (with a wider margin: a round's end makes every waiting player late
+  at once); with two left every 4 s, with more every 6 s (the round needs that many endings).
+- Out (R9): no next round, so every 6 s; but free (D14), so in a group that may start again
+  (no member still plays here, R22) every 2 s, since its leader may seat them in a new
+  tournament at any moment. A client that shows one duel (it sends `watch`) is polled like a
+  player of that duel.
 - Finished: nothing changes any more, but a group's leader may seat its members in a new
   tournament at any time (R22): a group member polls every two seconds, anyone else rarely.
 
@@ -23,17 +28,27 @@ millisecond (e.g. `0.35`), so that a client can wake at a deadline rather than a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from core.duel import Duel
 from core.tournament import Tournament
 
 MARGIN_MS = 100  # after a known deadline: the poll must reach the server after it
-QUIET_MS = 4_000  # a turn is rarely answered sooner (capped at 2/15 of the turn: 4 s of 30)
-OPPONENT_MS = 1_000  # the opponent is to play: their guess shows within about a second
-LAST_DUEL_MS = 1_000  # one duel left: a new round must be noticed within about a second
-DUELS_MS = 4_000  # two or more duels left, or the viewer is out and only watches
-GROUP_MS = 2_000  # out or finished, in a group: the leader may seat them anew (R22, D14)
+# While a guess may come: with a round trip of a few tens of milliseconds, a guess is seen
+# within 1.2 s of being played.
+EVERY_MS = 1_100
+QUIET_MS = 4_000  # before a player's first answer: hardly sooner (at most 2/15 of the turn)
+# A player's answer times spread around their usual time (log-normal, docs/simulator.md); few
+# come in less than this share of it (the geometric mean of their last PACE_TURNS answers).
+PACE_SHARE = 0.45
+# The end of a round is one event that every waiting player must see, so an early one makes
+# them all late together: waiting for the round keeps a wider margin.
+ROUND_SHARE = 0.4
+PACE_TURNS = 8
+TWO_DUELS_MS = 4_000  # two duels left: the round needs both to end
+DUELS_MS = 6_000  # three or more left, or the viewer is out and only watches
+GROUP_MS = 2_000  # out or finished, in a group that may start again (R22, D14)
 IDLE_MS = 30_000  # finished, no group: only the player's own actions move them
 MIN_MS = 200
 
@@ -41,7 +56,7 @@ MIN_MS = 200
 @dataclass(frozen=True, slots=True)
 class Viewer:
     id: str
-    in_group: bool = False
+    group: str | None = None  # the viewer's group now (R22)
     watching: str | None = None  # the duel the client shows, when it is not the viewer's own
 
 
@@ -49,10 +64,10 @@ def poll_after_ms(t: Tournament, viewer: Viewer, now: int) -> int:
     """Milliseconds until `viewer` should poll `t` again."""
     advice = _advice(t, viewer, now)
     if t.finished_at is None:
-        # D9: polls are the player's contact, so stay well inside the reconnect window; but a
-        # whole turn may pass in one wait.
+        # D9: polls are the player's contact, so stay well inside the reconnect window; but an
+        # intro and the whole turn after it may pass in one wait.
         timing = t.timing
-        most = max(timing.reconnect_ms // 2, timing.turn_ms + MARGIN_MS)
+        most = max(timing.reconnect_ms // 2, timing.intro_ms + timing.turn_ms + MARGIN_MS)
         advice = min(advice, most, timing.reconnect_ms * 2 // 3)
     return max(MIN_MS, advice)
 
@@ -63,33 +78,76 @@ def header(ms: int) -> str:
     return str(whole) if not part else f"{whole}.{part:03d}".rstrip("0")
 
 
+def answer_times(t: Tournament, player: str) -> list[int]:
+    """How long `player` took to play each of their guesses in `t` (skipped turns left out),
+    oldest first: from the start of their turn, which includes seeing the row before it."""
+    times: list[int] = []
+    for rnd in t.rounds:
+        duel = rnd.duel_of(player)
+        if duel is None:
+            continue
+        begun = duel.starts_at
+        for turn in duel.turns:
+            if turn.player == player and not turn.skipped:
+                times.append(turn.at - begun)
+            begun = turn.at
+    return times
+
+
+def quiet_ms(t: Tournament, player: str, share: float = PACE_SHARE) -> int:
+    """How long into a turn of `player` nobody needs to look for their guess: a share of their
+    usual answer time (the geometric mean of their latest answers), then one interval, so that
+    an answer seen later than that is rare (docs/decisions.md); 4 s before their first one."""
+    times = answer_times(t, player)[-PACE_TURNS:]
+    if not times:
+        return min(QUIET_MS, t.timing.turn_ms * 2 // 15)
+    usual = math.exp(sum(math.log(max(1, ms)) for ms in times) / len(times))
+    return round(share * usual) + EVERY_MS
+
+
 def _advice(t: Tournament, viewer: Viewer, now: int) -> int:
     if t.finished_at is not None:
-        return GROUP_MS if viewer.in_group else IDLE_MS
+        return GROUP_MS if viewer.group is not None else IDLE_MS
+    starts_at = t.rounds[-1].starts_at
+    if now < starts_at:
+        # R2: nothing changes during the intro, and the duels start by the clock.
+        return starts_at - now + _in_duels(t, viewer, starts_at)
+    return _in_duels(t, viewer, now)
+
+
+def _in_duels(t: Tournament, viewer: Viewer, now: int) -> int:
     rnd = t.rounds[-1]
     playing_on = any(p.id == viewer.id and p.lives > 0 for p in t.players)
+    live = [d for d in rnd.duels if d.ended_at is None]
     if not playing_on:
-        # Out, only watching (R9); but free (D14), so a group's leader may seat them anew.
-        wait = GROUP_MS if viewer.in_group else DUELS_MS
-    elif now < rnd.starts_at:
-        return rnd.starts_at + MARGIN_MS - now
+        # Out, only watching (R9); but free (D14), so a group's leader may seat them anew,
+        # once no member of the group plays on here (R22).
+        wait = GROUP_MS if _group_may_start(t, viewer) else DUELS_MS
     elif (own := rnd.duel_of(viewer.id)) is not None and own.ended_at is None:
         if own.to_play == viewer.id:
             return _after_deadline(own, now)
-        return _answer(own, now, OPPONENT_MS, t.timing.turn_ms)
-    elif sum(d.ended_at is None for d in rnd.duels) == 1:
+        return _until_answered(t, own, now)
+    elif len(live) == 1:
         # Any guess of the last duel may end the round, and the next intro (R2) shows this
         # player's next duel: they must see it from its start.
-        last = next(d for d in rnd.duels if d.ended_at is None)
-        wait = _answer(last, now, LAST_DUEL_MS, t.timing.turn_ms)
-    else:  # the round needs two endings
+        wait = _until_answered(t, live[0], now, ROUND_SHARE)
+    elif len(live) == 2:  # the round needs both to end
+        wait = TWO_DUELS_MS
+    else:
         wait = DUELS_MS
-    if now < rnd.starts_at:
-        return min(wait, rnd.starts_at + MARGIN_MS - now)
-    watched = next((d for d in rnd.duels if d.id == viewer.watching and d.ended_at is None), None)
+    watched = next((d for d in live if d.id == viewer.watching), None)
     if watched is not None:
-        wait = min(wait, _answer(watched, now, OPPONENT_MS, t.timing.turn_ms))
+        wait = min(wait, _until_answered(t, watched, now))
     return wait
+
+
+def _group_may_start(t: Tournament, viewer: Viewer) -> bool:
+    """R22: the viewer's group may start again once no member is still in a tournament, and
+    a member who plays on in this one is (one who left the group since counts until it ends)."""
+    group = viewer.group
+    return group is not None and not any(
+        p.group == group and p.alive and p.id != viewer.id for p in t.players
+    )
 
 
 def _after_deadline(duel: Duel, now: int) -> int:
@@ -97,9 +155,10 @@ def _after_deadline(duel: Duel, now: int) -> int:
     return MARGIN_MS if deadline is None else deadline + MARGIN_MS - now
 
 
-def _answer(duel: Duel, now: int, every: int, turn_ms: int) -> int:
-    """Until the player to play may have answered: nothing early in a turn, then `every`, and
-    never later than just after the turn's deadline (a skip, R11, passes the turn on)."""
-    quiet_until = duel.turn_started_at + min(QUIET_MS, turn_ms * 2 // 15)
-    wait = quiet_until - now if now < quiet_until else every
+def _until_answered(t: Tournament, duel: Duel, now: int, share: float = PACE_SHARE) -> int:
+    """Until the player to play may have answered: nothing in the quiet start of the turn,
+    then every `EVERY_MS`, and never later than just after the turn's deadline (a skip, R11,
+    passes the turn on)."""
+    quiet_until = duel.turn_started_at + quiet_ms(t, duel.to_play, share)
+    wait = quiet_until - now if now < quiet_until else EVERY_MS
     return min(wait, _after_deadline(duel, now))

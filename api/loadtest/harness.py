@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ import wordlists
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Exchange, Http
 from api.bots.strategy import EASY, HARD, MEDIUM, Skill
+from api.loadtest.situations import situation
 
 PLAYERS = 8
 SKILL_MIX: tuple[Skill, ...] = (EASY, MEDIUM, HARD, MEDIUM, EASY, HARD, MEDIUM, HARD)
@@ -50,12 +52,17 @@ class Collector:
     intros: dict[tuple[str, int], int] = field(default_factory=dict)
     runs: dict[str, TournamentRun] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    situations: Counter[str] = field(default_factory=Counter)  # polls by what they wait for
     _rows: dict[tuple[str, str], int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def exchange(self, exchange: Exchange) -> None:
         with self._lock:
             self.exchanges.append(exchange)
+
+    def polled(self, what: str) -> None:
+        with self._lock:
+            self.situations[what] += 1
 
     def guessed_row(self, tournament_id: str, duel_id: str, row: int, server_time: int) -> None:
         with self._lock:
@@ -122,6 +129,11 @@ class _Probe:
 
     def round_seen(self, tournament_id: str, viewer: str, number: int, intro_at: int) -> None:
         self.c.saw_round(tournament_id, viewer, number, intro_at)
+
+    def polling(
+        self, tournament_id: str, viewer: str, view: dict[str, Any] | None, now: int
+    ) -> None:
+        self.c.polled(situation(view, viewer, now))
 
 
 @dataclass(frozen=True)

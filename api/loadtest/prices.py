@@ -8,9 +8,11 @@
 - DynamoDB on-demand: $0.125 per million read units, $0.625 per million write units, the units
   as the capacity meter (api/storage/meter.py) computes them from item sizes.
 - CloudWatch Logs ingestion: $0.50 per GB. Per request, the app's own JSON lines as the load
-  test measured them (api/loadtest/stack.py: LogMeter, 26 bytes of per-event overhead each)
-  plus Lambda's START, END and REPORT lines (about 340 bytes with their overhead; none when the
-  function's system log level is WARN, see docs/deploy.md).
+  test measured them (api/loadtest/stack.py: LogMeter, 26 bytes of per-event overhead each).
+  Lambda's START, END and REPORT lines (about 340 bytes a request with their overhead) are not
+  written: the deployment sets the function's system log level to WARN
+  (infra/lambda_logging.json, docs/deploy.md); `lambda_log_bytes_per_request` prices a
+  function that keeps them.
 
 Not counted: data transfer (state bodies are a few KB), the once-a-minute sweep (a fixed cost
 per deployment, not per tournament).
@@ -34,7 +36,9 @@ class PriceModel:
     dynamodb_per_read_unit: float = READ_UNIT_USD
     dynamodb_per_write_unit: float = WRITE_UNIT_USD
     logs_per_gb: float = 0.50
-    lambda_log_bytes_per_request: int = 340  # START, END and REPORT (text format)
+    # Lambda's START, END and REPORT lines: none at system log level WARN, as deployed (about
+    # 340 bytes a request at INFO).
+    lambda_log_bytes_per_request: int = 0
 
     def lambda_gb_seconds(self, ms: float) -> float:
         return math.ceil(max(ms, 1.0)) / 1000 * self.lambda_memory_mb / 1024

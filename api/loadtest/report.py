@@ -60,13 +60,25 @@ def _endpoints(exchanges: Sequence[Exchange], served: dict[str, Served]) -> dict
     table: dict[str, Any] = {}
     for label in sorted(by_label):
         rows = by_label[label]
-        server_ms = [served[e.request_id].ms for e in rows if e.request_id in served]
+        known = [served[e.request_id] for e in rows if e.request_id in served]
+        server_ms = [s.ms for s in known]
         table[label] = {
             "count": len(rows),
             "errors": sum(_is_error(e.status) for e in rows),
             "statuses": dict(sorted(Counter(str(e.status) for e in rows).items())),
             "latency_ms": _spread([e.ms for e in rows]),
             "server_ms": _spread(server_ms) if server_ms else None,
+            # What one request costs on average, as the model prices it (bench polls uses it).
+            "mean": (
+                {
+                    "server_ms": sum(server_ms) / len(known),
+                    "read_units": sum(s.read_units for s in known) / len(known),
+                    "write_units": sum(s.write_units for s in known) / len(known),
+                    "log_bytes": sum(s.log_bytes for s in known) / len(known),
+                }
+                if known
+                else None
+            ),
         }
     return table
 
@@ -116,6 +128,12 @@ def build_report(
             "not_modified": sum(e.status == 304 for e in polls),
             "player_minutes": player_minutes,
             "per_player_minute": len(polls) / player_minutes if player_minutes else None,
+            # What each poll waited for, from the state its bot had (api/loadtest/situations.py)
+            "per_player_minute_by_situation": {
+                name: count / player_minutes
+                for name, count in collector.situations.most_common()
+                if player_minutes
+            },
         },
         "staleness_ms": {"count": len(stale), **_spread([float(s) for s in stale])},
         "round_notice_ms": {"count": len(notice), **_spread([float(n) for n in notice])},
@@ -223,6 +241,8 @@ def summary(report: dict[str, Any]) -> str:
         if ppm is not None
         else "polls: none"
     )
+    for name, rate in polls["per_player_minute_by_situation"].items():
+        lines.append(f"  {name:<20} {rate:5.1f}")
     stale = report["staleness_ms"]
     if stale["count"]:
         lines.append(

@@ -48,6 +48,17 @@ class Snapshot:
         return f'"{self.record.version}.{phase}.{where.fingerprint(place)}"'
 
 
+def heard(t: Tournament, player_id: str, now: int) -> Tournament:
+    """`t` with `player_id` heard from at `now` (D9), if they are still playing."""
+    players = tuple(
+        evolve(p, last_contact=now)
+        if p.id == player_id and p.lives > 0 and p.left_at is None and p.last_contact < now
+        else p
+        for p in t.players
+    )
+    return evolve(t, players=players)
+
+
 def with_contacts(record: TournamentRecord) -> Tournament:
     """The state with the last-contact stamps that were written apart from it (D9)."""
     t = record.tournament
@@ -76,7 +87,10 @@ def start_writes(
     order = [by_id[s.player] for s in lobby.lobby.seats]
     # R25: the tournament shows its names for good; look-alikes get " 2", " 3", … by seat.
     shown = names.shown([p.nickname for p in order])
-    seats = [tm.Seat(p.id, name, p.rating, p.bot) for p, name in zip(order, shown, strict=True)]
+    seats = [
+        tm.Seat(p.id, name, p.rating, p.bot, p.group_id)
+        for p, name in zip(order, shown, strict=True)
+    ]
     language = lobby.lobby.language
     tid = ctx.new_id("t")
     t, _ = tm.start(tid, language, seats, now, ctx.rng, ctx.words(language), ctx.settings.timing)
@@ -201,20 +215,17 @@ class Tournaments:
         def attempt() -> Snapshot:
             snapshot = self.advance(tournament_id)
             self._participant(snapshot, player)
-            self._touch(snapshot, player.id)
             t = snapshot.tournament
             try:
-                tiles = wordlists.normalise(t.language, word)
-            except wordlists.WordlistError as exc:
-                raise errors.Invalid(str(exc), code="invalid_characters") from exc
-            try:
-                after, events = tm.guess(
-                    t, player.id, row, tiles, snapshot.now, self.ctx.words(t.language), duel_id
-                )
-            except GameError as exc:
-                raise errors.from_game_error(exc) from exc
+                after, events = self._play(t, player.id, row, word, snapshot.now, duel_id)
+            except errors.ServiceError:
+                self._touch(snapshot, player.id)  # a refused guess is contact too (D9)
+                raise
             if after is t:
+                self._touch(snapshot, player.id)
                 return snapshot  # a retry of a row already played: same answer
+            # D9: the guess is contact, stored by the guess's own write (no touch of its own).
+            after = heard(after, player.id, snapshot.now)
             return Snapshot(self._save(snapshot.record, after, events), snapshot.now, True)
 
         snapshot = retry_on_conflict(attempt)
@@ -224,6 +235,18 @@ class Tournaments:
         if ended is not None:
             view["ended_duel"] = ended
         return snapshot, view
+
+    def _play(
+        self, t: Tournament, player_id: str, row: int, word: str, now: int, duel_id: Any
+    ) -> tuple[Tournament, list[Event]]:
+        try:
+            tiles = wordlists.normalise(t.language, word)
+        except wordlists.WordlistError as exc:
+            raise errors.Invalid(str(exc), code="invalid_characters") from exc
+        try:
+            return tm.guess(t, player_id, row, tiles, now, self.ctx.words(t.language), duel_id)
+        except GameError as exc:
+            raise errors.from_game_error(exc) from exc
 
     def leave(self, player: PlayerRecord, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
         """R20: an automatic loss; leaving once out costs nothing (D14)."""

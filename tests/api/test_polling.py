@@ -72,27 +72,31 @@ def test_poll_interval_wakes_at_known_times_and_fast_while_the_opponent_plays(
     players = game.new_players(8)
     tid = game.queue(players)
     intro = poll(game, players[0], tid)
-    # The intro: nothing changes until the duels start, at a known time (to the millisecond).
+    # The intro: nothing changes until the duels start (to the millisecond), and the client
+    # keeps time: the advice is the one for the start of the duels, plus the wait until then.
     deadline = intro.get_json()["phase_deadline"]
-    assert interval_ms(intro) == deadline + polling.MARGIN_MS - game.clock.ms
-    game.clock.set(deadline)
-    duel = game.state(players[0], tid)["duel"]
+    before = deadline - game.clock.ms
+    duel = intro.get_json()["duel"]
     by = {p.id: p for p in players}
     to_play, waiting = by[duel["players"][0]], by[duel["players"][1]]
-    assert duel["to_play"] == to_play.id
+    assert duel["to_play"] == to_play.id and not duel["your_turn"]
+    quiet = min(polling.QUIET_MS, TIMING.turn_ms * 2 // 15)  # nobody has answered yet
+    own_turn = duel["deadline"] + polling.MARGIN_MS - deadline
+    assert interval_ms(poll(game, to_play, tid)) == before + own_turn
+    assert interval_ms(poll(game, waiting, tid)) == before + quiet
+    game.clock.set(deadline)
     # Own turn: only the deadline (or our own guess) changes the duel.
-    assert interval_ms(poll(game, to_play, tid)) == duel["deadline"] + polling.MARGIN_MS - deadline
-    # The opponent's turn: quiet while nobody types that fast, then about every second.
-    quiet = min(polling.QUIET_MS, TIMING.turn_ms * 2 // 15)
+    assert interval_ms(poll(game, to_play, tid)) == own_turn
+    # The opponent's turn: quiet while nobody types that fast, then often.
     assert interval_ms(poll(game, waiting, tid)) == quiet
     game.clock.advance(quiet)
-    assert interval_ms(poll(game, waiting, tid)) == polling.OPPONENT_MS
+    assert interval_ms(poll(game, waiting, tid)) == polling.EVERY_MS
     # ...but never past the turn's deadline (the skip hands the turn over, R11).
     game.clock.set(duel["deadline"] - 300)
     assert interval_ms(poll(game, waiting, tid)) == 300 + polling.MARGIN_MS
 
 
-def test_poll_interval_during_intro_tracks_its_end(game: Game) -> None:
+def test_poll_interval_during_intro_counts_down_to_the_start(game: Game) -> None:
     players = game.new_players(8)
     tid = game.queue(players)
     start = game.clock.ms
@@ -100,9 +104,9 @@ def test_poll_interval_during_intro_tracks_its_end(game: Game) -> None:
     for t in range(0, TIMING.intro_ms, 1000):
         game.clock.set(start + t)
         intervals.append(interval_ms(poll(game, players[0], tid)))
-    assert intervals == [
-        TIMING.intro_ms - t + polling.MARGIN_MS for t in range(0, TIMING.intro_ms, 1000)
-    ]
+    after_start = intervals[0] - TIMING.intro_ms
+    assert after_start > 0
+    assert intervals == [TIMING.intro_ms - t + after_start for t in range(0, TIMING.intro_ms, 1000)]
 
 
 def test_finished_tournament_polls_slowly_and_stays_304(game: Game) -> None:
@@ -163,6 +167,31 @@ def test_d9_touch_coalescing_on_each_repository(game: Game, repo: Any) -> None:
     poll(game, p, tid)
     poll(game, p, tid)
     assert game.stored(tid).player(p.id).last_contact == start + 10_000
+
+
+def test_d9_a_guess_is_contact_stored_by_its_own_write(make_app: Any, clock: FakeClock) -> None:
+    """A played guess writes the tournament anyway: its contact goes in that write, with no
+    touch of its own; a refused guess still counts as contact."""
+    settings = Settings(timing=Timing(turn_ms=60_000, intro_ms=2_000, reconnect_ms=300_000))
+    counting = CountingRepo(InMemoryRepository())
+    game = game_for(make_app(counting, settings=settings), clock, counting)
+    players = game.new_players(8)
+    tid = game.queue(players)
+    clock.set(game.state(players[0], tid)["starts_at"])
+    duel = game.state(players[0], tid)["duel"]
+    me = next(p for p in players if p.id == duel["to_play"])
+    clock.advance(15_000)  # more than 10 s since the last contact stamp
+    counting.reset()
+    refused = game.guess(me, tid, 0, "q" * duel["word_length"])
+    assert refused.status_code == 422
+    assert counting.count("touch") == 1  # a refused guess writes nothing else
+    assert game.stored(tid).player(me.id).last_contact == clock.ms
+    clock.advance(12_000)
+    counting.reset()
+    played = game.guess(me, tid, 0, fillers("en", duel["word_length"])[0])
+    assert played.status_code == 200
+    assert counting.count("touch") == 0 and counting.count("commit") == 1
+    assert game.stored(tid).player(me.id).last_contact == clock.ms
 
 
 # ---------------------------------------------------------------------------- D10 and the sweep

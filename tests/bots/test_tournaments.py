@@ -45,6 +45,11 @@ class Rows:
     def round_seen(self, tournament_id: str, viewer: str, number: int, intro_at: int) -> None:
         pass
 
+    def polling(
+        self, tournament_id: str, viewer: str, view: dict[str, Any] | None, now: int
+    ) -> None:
+        pass
+
 
 def play_group(url: str, language: str, observer: Rows, seed: int) -> dict[str, Any]:
     """Eight bots gather in a group (R22), start, and play to the end; the last state seen."""

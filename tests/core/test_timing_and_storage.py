@@ -76,6 +76,18 @@ def test_round_trip_in_every_stage() -> None:
         assert serialization.from_dict(json.loads(json.dumps(data))) == s
 
 
+def test_r22_round_trip_keeps_each_players_group_and_reads_items_stored_without() -> None:
+    groups = ["g1", "g1", None, "g2", None, None, "g1", None]
+    seats = [tm.Seat(pid, pid, 1000, group=g) for pid, g in zip(PIDS, groups, strict=True)]
+    t, _ = tm.start("t1", "en", seats, 0, random.Random(3), FakeWords().source, Timing())
+    data = json.loads(json.dumps(serialization.to_dict(t)))
+    assert [p.group for p in serialization.from_dict(data).players] == groups
+    assert [len(p) for p in data["p"]] == [11 if g else 10 for g in groups]  # only when set
+    for p in data["p"]:
+        del p[10:]  # as stored before groups were recorded
+    assert all(p.group is None for p in serialization.from_dict(data).players)
+
+
 def test_d12_round_trip_with_multi_tile_words() -> None:
     tiles = ["oʻ", "gʻ", "sh", "ch", "a", "b", "d", "e"]
     secrets = {

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import re
 from typing import Any
 
 import pytest
 
+from api.loadtest.prices import PriceModel
 from api.storage.table import table_definition
 from tests.api import test_openapi_and_logs
+from tests.deploy.conftest import INFRA, ROOT
 from tests.deploy.test_infra import cfn
 
 FUNCTION = "wordle-tournament-${Stage}"
@@ -174,6 +177,36 @@ def test_the_5xx_filter_matches_the_request_lines(log_lines: io.StringIO) -> Non
     pattern = filter_patterns()["ServerErrorsFilter"]
     assert not matches(pattern, ok)
     assert matches(pattern, down)
+
+
+# ---------------------------------------------------------------------------- Lambda's lines
+
+
+def test_lambda_drops_its_per_request_lines_and_keeps_every_app_line() -> None:
+    """The function's logging configuration drops Lambda's START/END/REPORT lines (system log
+    level WARN), the deploy steps apply it (zappa cannot), and the price model, which counts
+    none of those lines, says the same."""
+    config = json.loads((INFRA / "lambda_logging.json").read_text())
+    assert config == {"LogFormat": "JSON", "ApplicationLogLevel": "INFO", "SystemLogLevel": "WARN"}
+    deploy = (ROOT / "docs" / "deploy.md").read_text()
+    command = re.compile(
+        r"aws lambda update-function-configuration --function-name wordle-tournament-(\w+) "
+        r"\\\n\s+--logging-config file://infra/lambda_logging\.json"
+    )
+    assert [m.group(1) for m in command.finditer(deploy)] == ["dev"]
+    assert PriceModel().lambda_log_bytes_per_request == 0
+
+
+def test_the_app_lines_pass_lambdas_application_log_level(log_lines: io.StringIO) -> None:
+    """Lambda filters JSON lines by their `level` (an unknown one counts as INFO): every level
+    the app writes is INFO or above, so ApplicationLogLevel INFO keeps them all."""
+    logger = logging.getLogger("wordle_tournament")
+    for level in (logging.INFO, logging.WARNING, logging.ERROR):
+        logger.log(level, "request", extra={"fields": {"request_id": "r"}})
+    lambda_levels = {"trace": 0, "debug": 1, "info": 2, "warn": 3, "error": 4, "fatal": 5}
+    written = [entry["level"] for entry in json_lines(log_lines)]
+    assert written == ["info", "warning", "error"]
+    assert all(lambda_levels.get(level, lambda_levels["info"]) >= 2 for level in written)
 
 
 # ---------------------------------------------------------------------------- backup

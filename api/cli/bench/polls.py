@@ -14,33 +14,64 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import logging
 import math
 import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import wordlists
-from api.bots.client import board_rows, lexicon
+from api.bots.client import GUESSES, STATE, board_rows, lexicon, to_play
 from api.bots.strategy import DuelBrain, Skill, think_seconds
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.loadtest.harness import SKILL_MIX
 from api.loadtest.prices import Bill, PriceModel
+from api.loadtest.situations import situation
 from api.service import Service
 from api.service.context import Context
 from api.storage.memory import InMemoryRepository
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
-# Per-request usage assumed for the cost model (bench api's meter, the load test's server ms).
-POLL_READ_UNITS = 1.5
-GUESS_READ_UNITS, GUESS_WRITE_UNITS = 1.7, 4.6
-TOUCH_WRITE_UNITS = 2.0  # one last-contact write per player per 10 s of play (D9)
-SERVER_MS = 45.0
+
+
+@dataclass(frozen=True, slots=True)
+class Units:
+    """What one request uses, for the price model: by default as a short real-timer load test
+    on DynamoDB Local measured them (its JSON's per-endpoint `mean`, the meter's touch), or
+    read from such a JSON with --units."""
+
+    poll_ms: float = 10.0
+    poll_read_units: float = 2.0  # the token's player (strong read) and the tournament
+    poll_log_bytes: float = 3.0  # one successful read in 100 is logged
+    guess_ms: float = 24.0
+    guess_read_units: float = 2.0
+    guess_write_units: float = 2.7
+    guess_log_bytes: float = 264.0
+    touch_write_units: float = 1.6  # a last-contact stamp on the tournament item (D9)
+
+    @classmethod
+    def from_loadtest(cls, report: dict[str, Any]) -> Units:
+        endpoints = report["requests"]["by_endpoint"]
+        poll = endpoints[f"GET {STATE}"]["mean"]
+        guess = endpoints[f"POST {GUESSES}"]["mean"]
+        touch = report["dynamodb"]["by_operation"]["touch"]
+        return cls(
+            poll_ms=poll["server_ms"],
+            poll_read_units=poll["read_units"],
+            poll_log_bytes=poll["log_bytes"],
+            guess_ms=guess["server_ms"],
+            guess_read_units=guess["read_units"],
+            guess_write_units=guess["write_units"],
+            guess_log_bytes=guess["log_bytes"],
+            touch_write_units=touch["write_units"] / touch["calls"],
+        )
 
 
 def register(bench: Any) -> None:
@@ -50,6 +81,9 @@ def register(bench: Any) -> None:
     p.add_argument("--intro-seconds", type=float, default=6.0)
     p.add_argument("--rtt-ms", type=int, default=40, help="round trip of every request (40)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--units", type=Path, help="a load test's loadtest.json: per-request units from it"
+    )
     p.set_defaults(handler=run)
 
 
@@ -72,23 +106,23 @@ class Bot:
 class Tally:
     polls: Counter[str] = field(default_factory=Counter)
     guesses: int = 0
+    touches: int = 0  # last-contact writes (D9)
     active_ms: int = 0
     staleness: list[int] = field(default_factory=list)
     notice: list[int] = field(default_factory=list)
     rounds: list[int] = field(default_factory=list)
 
 
-def situation(bot: Bot) -> str:
-    view = bot.view
-    if view is None or view["phase"] != "duels":
-        return "intro" if view is not None and view["phase"] == "intro" else "other"
-    if next(p for p in view["players"] if p["id"] == bot.id)["lives"] == 0:
-        return "out, watching"
-    live = sum(d["result"] is None for d in view["duels"])
-    duel = view["duel"]
-    if duel is None or duel["result"] is not None:
-        return "waiting, last duel" if live == 1 else "waiting, 2+ duels"
-    return "own turn" if duel["to_play"] == bot.id else "opponent's turn"
+class _Counted(InMemoryRepository):
+    """The in-memory store, counting the last-contact writes (D9) into a tally."""
+
+    def __init__(self, tally: Tally) -> None:
+        super().__init__()
+        self.tally = tally
+
+    def touch(self, tournament_id: str, player_id: str, now: int) -> None:
+        self.tally.touches += 1
+        super().touch(tournament_id, player_id, now)
 
 
 def play(seed: int, timing: Timing, rtt: int, tally: Tally) -> None:
@@ -96,7 +130,8 @@ def play(seed: int, timing: Timing, rtt: int, tally: Tally) -> None:
     clock = [T0]
     settings = Settings(timing=timing, rate_limits=False)
     rng = random.Random(seed)
-    ctx = Context(InMemoryRepository(), settings, clock=lambda: clock[0], rng=random.Random(seed))
+    repo = _Counted(tally)
+    ctx = Context(repo, settings, clock=lambda: clock[0], rng=random.Random(seed))
     client = create_app(Service(ctx)).test_client()
     bots = []
     for skill in SKILL_MIX:
@@ -138,7 +173,7 @@ def play(seed: int, timing: Timing, rtt: int, tally: Tally) -> None:
             wait = take(bot, answer, now + rtt) if answer is not None else 0
         else:
             headers = {**bot.headers, **({"If-None-Match": bot.etag} if bot.etag else {})}
-            tally.polls[situation(bot)] += 1
+            tally.polls[situation(bot.view, bot.id, now)] += 1
             wait = take(bot, client.get(f"{url}/state", headers=headers), now + rtt)
             assert bot.view is not None
             me = next(p for p in bot.view["players"] if p["id"] == bot.id)
@@ -161,15 +196,16 @@ def _plan(bot: Bot, timing: Timing, now: int) -> bool:
     """Like the bots' game loop: on a new turn of its own, decide when to play."""
     assert bot.view is not None
     duel = bot.view["duel"]
-    if duel is None or not duel["your_turn"]:
+    if not to_play(duel, bot.id):
         return False
     key = (duel["id"], len(duel["rows"]))
     if key != bot.planned:
         bot.planned = key
         think = think_seconds(bot.skill, timing.turn_ms / 1000, bot.rng)
-        left = (duel["deadline"] - bot.view["server_time"]) / 1000
+        begins = max(now, duel["starts_at"])  # a turn that begins when the intro ends
+        left = (duel["deadline"] - begins) / 1000
         margin = max(0.15, 0.1 * timing.turn_ms / 1000)
-        bot.act_at = None if think is None else now + int(1000 * min(think, left - margin))
+        bot.act_at = None if think is None else begins + int(1000 * min(think, left - margin))
     return True
 
 
@@ -202,21 +238,32 @@ def percentile(values: list[int], q: float) -> int:
     return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
-def cost_ratio(tally: Tally, prices: PriceModel) -> tuple[float, float]:
-    """(measured, naive) dollars per tournament-set: naive polls every second and writes."""
-    polls = sum(tally.polls.values())
-    minutes = tally.active_ms / 60_000
-    gb_s = prices.lambda_gb_seconds(SERVER_MS)
+def late_share(values: list[int], limit_ms: int = 1_200) -> float:
+    return sum(v > limit_ms for v in values) / len(values)
+
+
+def cost_ratio(tally: Tally, prices: PriceModel, units: Units) -> tuple[float, float]:
+    """(measured, naive) dollars for the tournaments played: the naive policy polls every
+    second while playing and writes a last-contact stamp on every poll."""
+    u = units
     n = tally.guesses
-    guesses = Bill(n, n * gb_s, n * GUESS_READ_UNITS, n * GUESS_WRITE_UNITS).dollars(prices)
+    guesses = Bill(
+        n,
+        n * prices.lambda_gb_seconds(u.guess_ms),
+        n * u.guess_read_units,
+        n * u.guess_write_units,
+        n * u.guess_log_bytes,
+    )
 
-    def polling(n: float, writes: float) -> float:
-        return Bill(n, n * gb_s, n * POLL_READ_UNITS, writes).dollars(prices)["total"]
+    def polling(n: float, writes: float) -> Bill:
+        gb_s = prices.lambda_gb_seconds(u.poll_ms)
+        return Bill(n, n * gb_s, n * u.poll_read_units, writes, n * u.poll_log_bytes)
 
-    measured = polling(polls, minutes * 6 * TOUCH_WRITE_UNITS) + guesses["total"]
-    naive_polls = minutes * 60
-    naive = polling(naive_polls, naive_polls * TOUCH_WRITE_UNITS) + guesses["total"]
-    return measured, naive
+    polls = sum(tally.polls.values())
+    measured = polling(polls, tally.touches * u.touch_write_units) + guesses
+    naive_polls = tally.active_ms / 1000
+    naive = polling(naive_polls, naive_polls * u.touch_write_units) + guesses
+    return measured.dollars(prices)["total"], naive.dollars(prices)["total"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -237,13 +284,16 @@ def run(args: argparse.Namespace) -> int:
     stale, notice = tally.staleness, tally.notice
     print(
         f"staleness (opponent's guess → seen): p50 {percentile(stale, 50)} ms, "
-        f"p95 {percentile(stale, 95)} ms, max {max(stale)} ms over {len(stale)} rows"
+        f"p95 {percentile(stale, 95)} ms, max {max(stale)} ms over {len(stale)} rows, "
+        f"{late_share(stale):.1%} later than 1.2 s"
     )
     print(
         f"new round seen by its players after: p50 {percentile(notice, 50)} ms, "
-        f"p95 {percentile(notice, 95)} ms, max {max(notice)} ms over {len(notice)}"
+        f"p95 {percentile(notice, 95)} ms, max {max(notice)} ms over {len(notice)}, "
+        f"{late_share(notice):.1%} later than 1.2 s"
     )
-    measured, naive = cost_ratio(tally, PriceModel())
+    units = Units.from_loadtest(json.loads(args.units.read_text())) if args.units else Units()
+    measured, naive = cost_ratio(tally, PriceModel(), units)
     print(
         f"modelled cost per tournament: ${measured / args.tournaments:.5f}, polling every "
         f"second ${naive / args.tournaments:.5f}: {naive / measured:.2f}× (a model; the load "

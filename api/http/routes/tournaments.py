@@ -47,7 +47,7 @@ def state_response(
     (the request's If-None-Match named this very state)."""
     place = where.where(player, snapshot.tournament)
     place_text = where.header(place)
-    viewer = polling.Viewer(player.id, place["group_id"] is not None, watching)
+    viewer = polling.Viewer(player.id, place["group_id"], watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
     text = "" if view is None else _JSON.encode(view)
     return Response(
