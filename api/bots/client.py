@@ -285,16 +285,19 @@ def play_tournament(
         status = next(p["status"] for p in view["players"] if p["id"] == client.player_id)
         if view["phase"] == "finished" or (status in ("out", "left") and not options.watch):
             return view
+        if options.poll_cap_s is not None:
+            wait_s = min(wait_s, options.poll_cap_s)
         if to_play(duel, client.player_id):
             assert duel is not None
             me.plan(view, duel)
-            if me.act_at is not None:
-                if time.monotonic() >= me.act_at:
-                    pending = me.play(view, duel)
-                    me.act_at = None
-                    continue
-                wait_s = min(wait_s, me.act_at - time.monotonic())
-        if options.poll_cap_s is not None:
-            wait_s = min(wait_s, options.poll_cap_s)
+            think_s = None if me.act_at is None else me.act_at - time.monotonic()
+            if think_s is not None and think_s <= wait_s:
+                # Play when done thinking, without polling first: the answer is the new state
+                # (or, if the turn is gone, a 409, and the next poll shows why).
+                if client.stop.wait(max(0.0, think_s)):
+                    break
+                pending = me.play(view, duel)
+                me.act_at = None
+                continue
         client.stop.wait(max(0.0, wait_s))
     return view

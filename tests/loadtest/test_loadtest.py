@@ -36,6 +36,10 @@ def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Pa
         )
         assert {e.request_id for e in made} == {r.request_id for r in served}
         assert report["polls"]["count"] == by_server[POLL] > 0
+        # Every poll is counted by what its bot waited for.
+        assert sum(harness.collector.situations.values()) == by_server[POLL]
+        rates = report["polls"]["per_player_minute_by_situation"]
+        assert abs(sum(rates.values()) - report["polls"]["per_player_minute"]) < 1e-6
         statuses = Counter(r.status for r in served if r.label == POLL)
         assert report["polls"]["not_modified"] == statuses[304]
         assert report["requests"]["errors"] == 0, report["requests"]["error_kinds"]

@@ -122,7 +122,11 @@ export async function mount(root, tid, { go }) {
       render();
     }
     const advice = Number(response.headers.get("Poll-Interval"));
-    return (Number.isFinite(advice) && advice > 0 ? advice : 2) * 1000;
+    const ms = (Number.isFinite(advice) && advice > 0 ? advice : 2) * 1000;
+    // The server advises as if the client kept time (docs/client.md); this screen does not,
+    // so it also wakes when the intro ends, to show the duel.
+    if (state.phase === "intro") return Math.min(ms, (clock.left(state.phase_deadline) ?? 0) + 100);
+    return ms;
   }
 
   const poller = new Poller(pollState);
