@@ -82,12 +82,14 @@ def to_dict(t: Tournament) -> dict[str, Any]:
                             ]
                             for turn in d.turns
                         ],
+                        *([d.held_ms] if d.held_ms else []),
                     ]
                     for d in r.duels
                 ],
             ]
             for r in t.rounds
         ],
+        **({"ab": [[s - base, e - base] for s, e in t.absorbed]} if t.absorbed else {}),
     }
 
 
@@ -141,8 +143,9 @@ def from_dict(data: dict[str, Any]) -> Tournament:
                         ended_at=_opt_in(d_end, base),
                         winner=None if winner is None else ids[winner],
                         forfeit=bool(forfeited),
+                        held_ms=held[0] if held else 0,
                     )
-                    for did, pair, secret, d_end, winner, forfeited, turns in duels
+                    for did, pair, secret, d_end, winner, forfeited, turns, *held in duels
                 ),
             )
         )
@@ -155,4 +158,5 @@ def from_dict(data: dict[str, Any]) -> Tournament:
         players=players,
         rounds=tuple(rounds),
         finished_at=_opt_in(data["end"], base),
+        absorbed=tuple((s + base, e + base) for s, e in data.get("ab", ())),
     )

@@ -91,6 +91,8 @@ class Tournament:
     players: tuple[Player, ...]
     rounds: tuple[Round, ...]
     finished_at: int | None = None
+    # Storage outages this tournament has taken into account (core/outages.py), each once.
+    absorbed: tuple[tuple[int, int], ...] = ()
 
     @property
     def round(self) -> Round:

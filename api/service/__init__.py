@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+from api.service.contact import Contacts
 from api.service.context import Context
 from api.service.groups import Groups
 from api.service.matchmaking import Matchmaking
 from api.service.players import Players
 from api.service.sweep import SweepReport, sweep
 from api.service.tournaments import Tournaments
+from api.storage.records import PlayerRecord
 
 
 class Service:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.contacts = Contacts(ctx)
         self.players = Players(ctx)
         self.queue = Matchmaking(ctx)
         self.groups = Groups(ctx, self.queue)
         self.tournaments = Tournaments(ctx)
+
+    def contact(self, player: PlayerRecord) -> None:
+        """D9: the server heard from `player` (see api/service/contact.py). Every authenticated
+        route calls it (the tournament routes stamp the tournament they read instead)."""
+        self.contacts.heard_from(player)
 
     def sweep(self, limit: int = 500) -> SweepReport:
         return sweep(self.ctx, self.tournaments, self.queue.lobbies, limit)

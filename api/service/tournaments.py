@@ -21,8 +21,10 @@ from core import tournament as tm
 from core import views
 from core.errors import GameError
 from core.events import Event, PlaceFixed
+from core.outages import Outage, absorb_all
 from core.records import evolve
 from core.tournament import Tournament
+from core.words import WordSource
 
 # Duel ids as core makes them: round and duel numbers (`r3d2`).
 DUEL_ID = re.compile(r"r[0-9]{1,4}d[0-9]{1,2}")
@@ -62,6 +64,21 @@ def with_contacts(record: TournamentRecord) -> Tournament:
         return t
     players = tuple(evolve(p, last_contact=newer[p.id]) if p.id in newer else p for p in t.players)
     return evolve(t, players=players)
+
+
+def absorb_outages(
+    record: TournamentRecord,
+    t: Tournament,
+    outages: Sequence[Outage],
+    words: WordSource,
+) -> tuple[Tournament, list[Event]]:
+    """Storage outages since the tournament began, each taken into account once (a pause:
+    core/outages.py). Whether it was being played: its latest real contact stamp."""
+    relevant = [o for o in outages if o.end > t.created_at]
+    if not relevant:
+        return t, []
+    heard = max(record.contacts.values(), default=t.created_at)
+    return absorb_all(t, relevant, max(heard, t.created_at), words)
 
 
 def start_writes(
@@ -106,12 +123,17 @@ class Tournaments:
         if not is_id(tournament_id, "t"):
             raise errors.NotFound("no such tournament")
 
+        outages = self.ctx.outages(now)
+
         def attempt() -> Snapshot:
             record = self.ctx.repo.get_tournament(tournament_id)
             if record is None:
                 raise errors.NotFound(f"tournament {tournament_id} not found")
             before = with_contacts(record)
-            after, events = tm.advance(before, now, self.ctx.words(before.language))
+            words = self.ctx.words(before.language)
+            paused, absorbed = absorb_outages(record, before, outages, words)
+            after, events = tm.advance(paused, now, words)
+            events = absorbed + events
             if after is before:
                 return Snapshot(evolve(record, tournament=after), now)
             return Snapshot(self._save(record, after, events), now, changed=True)
@@ -144,12 +166,13 @@ class Tournaments:
         return replace(updated, version=record.version + 1)
 
     def _touch(self, snapshot: Snapshot, player_id: str) -> None:
-        """D9: a request from the player; written at most once per player per 10 s."""
+        """D9: a request from the player; written at most once per contact interval (a sixth
+        of the tournament's reconnect window, at most 10 s)."""
         t = snapshot.tournament
         p = next((p for p in t.players if p.id == player_id), None)
         if p is None or p.lives == 0 or p.left_at is not None:
             return
-        if snapshot.now - p.last_contact >= self.ctx.settings.contact_coalesce_ms:
+        if snapshot.now - p.last_contact >= t.timing.contact_interval_ms:
             guarded(lambda: self.ctx.repo.touch(t.id, player_id, snapshot.now))
 
     def _participant(self, snapshot: Snapshot, player: PlayerRecord) -> None:
@@ -196,7 +219,6 @@ class Tournaments:
             raise errors.BadRequest("word must be a non-empty string")
         if duel_id is not None and (not isinstance(duel_id, str) or not DUEL_ID.fullmatch(duel_id)):
             raise errors.BadRequest("duel must be a duel id such as 'r3d2'")
-        self.ctx.limit(f"guess:{player.id}", per=30, window_s=10)
 
         def attempt() -> Snapshot:
             snapshot = self.advance(tournament_id)

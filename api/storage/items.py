@@ -63,6 +63,7 @@ class PlayerItem(Item):
     lt = UnicodeAttribute(null=True)  # last_tournament_id
     gi = UnicodeAttribute(null=True)  # group_id
     bt = BooleanAttribute()  # bot
+    lc = NumberAttribute(null=True)  # last contact outside a tournament (D9), by touch_player
 
 
 class SeatMap(MapAttribute[str, Any]):
@@ -103,10 +104,11 @@ class GroupItem(Item):
 
 
 class CounterItem(Model):
+    """A rate-limit subject `R#<key>`: a number attribute `c<window>` per recent window."""
+
     pk = UnicodeAttribute(hash_key=True)
-    n = NumberAttribute()
     x = NumberAttribute()  # TTL, epoch seconds
-    w = UnicodeAttribute(null=True)  # write id of the last counted request
+    w = UnicodeAttribute(null=True)  # write id of the last count
 
 
 _PREFIX: dict[type, str] = {
@@ -142,6 +144,7 @@ def _player_item(r: PlayerRecord, version: int, write_id: str | None) -> PlayerI
         lt=r.last_tournament_id,
         gi=r.group_id,
         bt=r.bot,
+        lc=r.last_contact,
     )
 
 
@@ -160,6 +163,7 @@ def player_record(i: PlayerItem) -> PlayerRecord:
         group_id=i.gi,
         bot=bool(i.bt),
         version=int(i.v),
+        last_contact=int(i.lc) if i.lc is not None else int(i.ca),
     )
 
 

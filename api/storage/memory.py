@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from api.storage.records import (
+    ClockRecord,
     GroupRecord,
     LobbyRecord,
     PlayerRecord,
@@ -48,7 +49,8 @@ class InMemoryRepository(Repository):
         self._items: dict[Key, Any] = {}
         self._contacts: dict[str, dict[str, int]] = {}
         self._lobby_contacts: dict[str, dict[str, int]] = {}
-        self._counters: dict[tuple[str, int], int] = {}
+        self._counters: dict[str, dict[int, int]] = {}
+        self._heartbeat: ClockRecord | None = None
         self.index_lag_ms = index_lag_ms
         self._clock = clock or _wall_clock_ms
         # What the indexes have seen: per lobby and tournament, (time, record or None) in order.
@@ -175,6 +177,24 @@ class InMemoryRepository(Repository):
             stamps = self._lobby_contacts.setdefault(lobby_id, {})
             stamps[player_id] = max(now, stamps.get(player_id, now))
 
+    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+        with self._lock:
+            return self._heartbeat
+
+    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
+        with self._lock:
+            if self._heartbeat != expected:
+                return False
+            self._heartbeat = new
+            return True
+
+    def touch_player(self, player_id: str, now: int) -> None:
+        with self._lock:
+            key = (PlayerRecord, player_id)
+            record = self._items.get(key)
+            if record is not None and record.last_contact < now:
+                self._set(key, replace(record, last_contact=now))
+
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         with self._lock:
             key = (TournamentRecord, tournament_id)
@@ -214,14 +234,14 @@ class InMemoryRepository(Repository):
                     version = 1 if write.new else write.record.version + 1
                     self._set(key, replace(write.record, version=version))
 
-    def hit(self, key: str, window_start: int, window_ms: int, limit: int) -> bool:
+    def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
         with self._lock:
-            if len(self._counters) > 10_000:  # forget windows that are over
+            if len(self._counters) > 50_000:  # forget subjects not counted lately
                 self._counters = {
-                    k: v for k, v in self._counters.items() if k[1] + window_ms > window_start
+                    k: v for k, v in self._counters.items() if max(v, default=0) >= window - 1
                 }
-            count = self._counters.get((key, window_start), 0)
-            if count >= limit:
-                return False
-            self._counters[(key, window_start)] = count + 1
-            return True
+            counts = self._counters.setdefault(key, {})
+            counts[window] = counts.get(window, 0) + add
+            for old in [w for w in counts if w < window - 1]:
+                del counts[old]
+            return counts[window], counts.get(window - 1, 0)

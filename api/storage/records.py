@@ -25,6 +25,10 @@ class PlayerRecord:
     group_id: str | None = None
     bot: bool = False
     version: int = 0
+    # D9: when the player was last heard from outside a tournament (queue, lobby, group, me),
+    # written apart from the versioned record (Repository.touch_player). In a tournament the
+    # tournament's own stamps count (TournamentRecord.contacts).
+    last_contact: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,15 @@ class GroupRecord:
     @property
     def id(self) -> str:
         return self.group.id
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
+    """Storage's heartbeat (api/service/outages.py): when it was last known to be writable, and
+    the outages (start, end) recorded lately, oldest first."""
+
+    at: int
+    outages: tuple[tuple[int, int], ...] = ()
 
 
 Record = PlayerRecord | LobbyRecord | TournamentRecord | GroupRecord

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from api.storage.records import (
+    ClockRecord,
     GroupRecord,
     LobbyRecord,
     PlayerRecord,
@@ -109,6 +110,11 @@ class Repository(ABC):
         so a stamp that races a commit may be lost (the next request stamps again)."""
 
     @abstractmethod
+    def touch_player(self, player_id: str, now: int) -> None:
+        """D9: record that `player_id` was heard from at `now` (PlayerRecord.last_contact),
+        without a version bump; never moves a stamp back."""
+
+    @abstractmethod
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         """Move a tournament in the deadline index without a version bump (no-op on conflict)."""
 
@@ -121,8 +127,22 @@ class Repository(ABC):
         """Apply every write or none; raises Conflict if a version no longer matches."""
 
     @abstractmethod
-    def hit(self, key: str, window_start: int, window_ms: int, limit: int) -> bool:
-        """Count one request for `key` in the window; False once `limit` is exceeded."""
+    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+        """Storage's heartbeat (None before the first beat)."""
+
+    @abstractmethod
+    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
+        """Replace the heartbeat if it is still `expected` (None: if there is none yet);
+        False when someone else beat first."""
+
+    @abstractmethod
+    def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
+        """Rate limits: add `add` (may be negative) to `key`'s count in window number `window`
+        (windows are `window_ms` long) and return (that window's count, the previous one's).
+
+        Atomic, so concurrent counts never lose one; a retried call whose first attempt had
+        landed counts once. Counts of older windows are forgotten.
+        """
 
     def ping(self) -> None:  # noqa: B027 - optional hook
         """Raise Unavailable if the store cannot be reached."""

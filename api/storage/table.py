@@ -1,7 +1,8 @@
 """The one DynamoDB table: its definition, key layout, sparse-index partitions and its life.
 
 Items (partition key `pk`): players `P#<id>`, lobbies `L#<id>`, tournaments `T#<id>`, groups
-`G#<id>`, rate-limit counters `R#<key>#<window start>`. Two sparse indexes, so only items that
+`G#<id>`, rate-limit counters `R#<key>` (a count per window, api/service/limits.py), and
+storage's heartbeat `S#clock` (api/service/outages.py). Two sparse indexes, so only items that
 need them are indexed:
 
 - `due`: what the sweep must look at, sort key the next deadline `dd`: live tournaments in

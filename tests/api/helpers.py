@@ -100,6 +100,15 @@ class RepoProxy(Repository):
     def touch_lobby(self, lobby_id, player_id, now):  # type: ignore[no-untyped-def]
         return self._call("touch_lobby", lobby_id, player_id, now)
 
+    def get_clock(self, *, consistent=False):  # type: ignore[no-untyped-def]
+        return self._call("get_clock", consistent=consistent)
+
+    def put_clock(self, expected, new):  # type: ignore[no-untyped-def]
+        return self._call("put_clock", expected, new)
+
+    def touch_player(self, player_id, now):  # type: ignore[no-untyped-def]
+        return self._call("touch_player", player_id, now)
+
     def reschedule(self, tournament_id, version, due):  # type: ignore[no-untyped-def]
         return self._call("reschedule", tournament_id, version, due)
 
@@ -109,8 +118,8 @@ class RepoProxy(Repository):
     def commit(self, writes):  # type: ignore[no-untyped-def]
         return self._call("commit", writes)
 
-    def hit(self, key, window_start, window_ms, limit):  # type: ignore[no-untyped-def]
-        return self._call("hit", key, window_start, window_ms, limit)
+    def count(self, key, window, window_ms, add):  # type: ignore[no-untyped-def]
+        return self._call("count", key, window, window_ms, add)
 
     def ping(self) -> None:
         return self._call("ping")
@@ -133,7 +142,7 @@ class CountingRepo(RepoProxy):
             self.calls.append((name, args))
         return super()._call(name, *args, **kwargs)
 
-    def count(self, name: str) -> int:
+    def calls_to(self, name: str) -> int:
         return sum(1 for n, _ in self.calls if n == name)
 
     def reset(self) -> None:

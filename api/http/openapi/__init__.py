@@ -65,7 +65,7 @@ def openapi_document() -> JSON:
                 "This document",
                 {"200": {"description": "OpenAPI 3.1"}},
                 auth=False,
-                errors=(),
+                errors=("429",),
             )
         },
         "/v1/health": {
@@ -73,7 +73,7 @@ def openapi_document() -> JSON:
                 "Liveness and storage check; names the store and the table",
                 {"200": json_body(ref("Health"), "Healthy")},
                 auth=False,
-                errors=("503",),
+                errors=("429", "503"),
             )
         },
         "/v1/languages": {
@@ -92,7 +92,7 @@ def openapi_document() -> JSON:
                     )
                 },
                 auth=False,
-                errors=(),
+                errors=("429",),
             )
         },
         "/v1/players": {

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
+from api.http.limits import client_address
 from api.http.requests import body, caller, integer
 from api.service import Service
 from api.service import errors as svc
@@ -38,7 +39,7 @@ def install(app: Flask, service: Service) -> None:
         bot, rating = new_player_options(body(optional=True))
         if bot:
             service.players.check_bot_key(request.headers.get("X-Bot-Key"))
-        player, token = service.players.create(request.remote_addr or "unknown", bot, rating)
+        player, token = service.players.create(client_address(request.environ), bot, rating)
         return jsonify({**profile(player), "token": token}), 201
 
     @app.get("/v1/me")
