@@ -59,6 +59,7 @@ ROUTES: dict[Route, tuple[Budget | None, Budget]] = {
         Budget(600, 60, sample=4),
     ),
     ("POST", "/v1/tournaments/{tournament_id}/leave"): (Budget(10, 60), ACTION_ADDRESS),
+    ("GET", "/v1/tournaments/{tournament_id}/history"): (READ, READ_ADDRESS),
     ("GET", "/v1/tournaments/{tournament_id}/duels/{duel_id}"): (POLL, POLL_ADDRESS),
 }
 # A path that matches no route (404, 405) still costs a request: counted per address.

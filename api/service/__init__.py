@@ -15,11 +15,11 @@ from api.storage.records import PlayerRecord
 class Service:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.contacts = Contacts(ctx)
         self.players = Players(ctx)
         self.queue = Matchmaking(ctx)
         self.groups = Groups(ctx, self.queue)
         self.tournaments = Tournaments(ctx)
+        self.contacts = Contacts(ctx, lobby_contact=self.queue.heard_from)
 
     def contact(self, player: PlayerRecord) -> None:
         """D9: the server heard from `player` (see api/service/contact.py). Every authenticated
