@@ -97,13 +97,12 @@ class Settings:
 
     @property
     def outage_gap(self) -> int:
-        """A gap in storage's heartbeat longer than this is an outage: at most 20 s, and short
-        enough that a polling player survives any shorter one (its stored contact is at most a
-        contact interval old)."""
+        """A gap in storage's heartbeat longer than this is an outage: a quarter of the reconnect
+        window, at most 20 s. Clients are advised to poll at least every two thirds of a window
+        (api/http/polling.py), so a polling player survives any outage shorter than a third."""
         if self.outage_gap_ms is not None:
             return self.outage_gap_ms
-        t = self.timing
-        return max(1_000, min(20_000, (t.reconnect_ms - t.contact_interval_ms) // 2))
+        return max(MIN_OUTAGE_GAP_MS, min(20_000, self.timing.reconnect_ms // 4))
 
     @property
     def heartbeat_ms(self) -> int:
@@ -129,10 +128,10 @@ class Settings:
                 f"WT_OUTAGE_SECONDS must be 0 (off) or at least {MIN_OUTAGE_GAP_MS / 1000:g}: "
                 "busy instances read storage's heartbeat about twice per gap"
             )
-        if self.outage_gap_ms and self.outage_gap_ms > t.reconnect_ms - t.contact_interval_ms:
+        if self.outage_gap_ms and self.outage_gap_ms > t.reconnect_ms // 3:
             found.append(
-                "WT_OUTAGE_SECONDS must be shorter than the reconnect window less a contact "
-                "interval: shorter outages are not paused, and players must survive them (D9)"
+                "WT_OUTAGE_SECONDS must be at most a third of the reconnect window: shorter "
+                "outages are not paused, and a player polling as advised must survive them (D9)"
             )
         if t.intro_ms > MAX_INTRO_MS:
             found.append(f"WT_INTRO_SECONDS must be at most {MAX_INTRO_MS / 1000:g} (R2)")

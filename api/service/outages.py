@@ -19,9 +19,9 @@ An idle system: no traffic, so only the sweep beats, once a minute in production
 two sweeps is then recorded too; it pauses nothing, because a tournament is paused only if its
 players were heard from within a reconnect window before the outage (core/outages.py), and a
 tournament whose players all fell silent at once is paused by such gaps for about one window
-at most. Outages shorter than `gap_ms` are not recorded: a polling player's stored contact is
-at most a contact interval old, so they survive any outage shorter than five sixths of the
-window (Settings.problems keeps `gap_ms` below that).
+at most. Outages shorter than `gap_ms` are not recorded: clients are advised to poll at least
+every two thirds of a window, so a polling player survives any outage shorter than a third of
+it (Settings.problems keeps `gap_ms` below that).
 """
 
 from __future__ import annotations
