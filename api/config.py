@@ -97,12 +97,12 @@ class Settings:
 
     @property
     def outage_gap(self) -> int:
-        """A gap in storage's heartbeat longer than this is an outage: a quarter of the reconnect
+        """A gap in storage's heartbeat longer than this is an outage: a third of the reconnect
         window, at most 20 s. Clients are advised to poll at least every two thirds of a window
-        (api/http/polling.py), so a polling player survives any outage shorter than a third."""
+        (api/http/polling.py), so a polling player survives any outage up to a third."""
         if self.outage_gap_ms is not None:
             return self.outage_gap_ms
-        return max(MIN_OUTAGE_GAP_MS, min(20_000, self.timing.reconnect_ms // 4))
+        return max(MIN_OUTAGE_GAP_MS, min(20_000, self.timing.reconnect_ms // 3))
 
     @property
     def heartbeat_ms(self) -> int:

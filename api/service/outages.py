@@ -20,8 +20,8 @@ two sweeps is then recorded too; it pauses nothing, because a tournament is paus
 players were heard from within a reconnect window before the outage (core/outages.py), and a
 tournament whose players all fell silent at once is paused by such gaps for about one window
 at most. Outages shorter than `gap_ms` are not recorded: clients are advised to poll at least
-every two thirds of a window, so a polling player survives any outage shorter than a third of
-it (Settings.problems keeps `gap_ms` below that).
+every two thirds of a window, so a polling player survives any outage up to a third of it
+(Settings.problems keeps `gap_ms` within that).
 """
 
 from __future__ import annotations
