@@ -14,6 +14,7 @@ import pytest
 from botocore.exceptions import ClientError  # type: ignore[import-untyped]
 from flask import Flask
 
+import wordlists
 from api.storage.dynamo_errors import translate
 from api.storage.repository import Rejected, Repository, StorageError
 from tests.api.conftest import BOTH, TIMING, game_for
@@ -355,3 +356,17 @@ def test_the_nickname_pattern_agrees_with_the_server_on_ascii() -> None:
             assert pattern.match(stored), repr(c)
         if not c.isspace():
             assert (stored is not None) == bool(pattern.match(name)), repr(c)
+
+
+def test_d12_the_languages_carry_every_spelling_the_server_reads(game: Game) -> None:
+    """A client types tiles as the server normalises them: tiles, keyboards and the typed
+    sequences that stand for tiles (œ → o e, Uzbek o' → oʻ, ё → е) come with each language."""
+    languages = {lang["code"]: lang for lang in game.get("/v1/languages").get_json()["languages"]}
+    assert list(languages) == list(wordlists.LANGUAGES)
+    for code, spec in wordlists.LANGUAGES.items():
+        sent = languages[code]["spellings"]
+        assert sent == {typed: list(tiles) for typed, tiles in spec.spellings.items()}
+        for typed, tiles in sent.items():
+            assert list(wordlists.normalise(code, typed)) == tiles, (code, typed)
+    assert languages["fr"]["spellings"]["œ"] == ["o", "e"]
+    assert languages["uz"]["spellings"]["o'"] == ["oʻ"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,19 +44,26 @@ INTRO_MS = 1_000
 RECONNECT_MS = 30_000
 
 
+# Real timings (R2, R10) for the tests that must see a moment as a person would: the 6 s intro.
+REAL_INTRO_MS = 6_000
+REAL_TURN_MS = 30_000
+
+
 @dataclass
 class Live:
     url: str
     service: Service
-    pool: BotPool
+    pool: BotPool | None
 
 
-@pytest.fixture(scope="session")
-def live() -> Iterator[Live]:
+@contextmanager
+def serving(timing: Timing, bots: bool) -> Iterator[Live]:
+    """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
+    bots' pool, which fills a lobby with a person in it after 300 ms."""
     settings = Settings(
-        timing=Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS),
+        timing=timing,
         rate_limits=False,
-        bots=True,
+        bots=bots,
         bot_fill_ms=300,
         bot_key="web-e2e-bot-key",
     )
@@ -63,21 +71,51 @@ def live() -> Iterator[Live]:
     app = create_app(service)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
-    # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
-    pool = BotPool(
-        url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
-    )
-    pool.install(app)
+    pool = None
+    if bots:
+        # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
+        pool = BotPool(
+            url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
+        )
+        pool.install(app)
     thread = threading.Thread(target=server.serve_forever, name="web-e2e", daemon=True)
     thread.start()
     sweeping = loop.start(service, interval_s=0.25)
-    pool.start()
+    if pool is not None:
+        pool.start()
     try:
         yield Live(url, service, pool)
     finally:
-        pool.stop()
+        if pool is not None:
+            pool.stop()
         sweeping.set()
         server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def live() -> Iterator[Live]:
+    with serving(
+        Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS), True
+    ) as app:
+        yield app
+
+
+@pytest.fixture(scope="session")
+def quiet() -> Iterator[Live]:
+    """The same short timers without bots: tests that drive every player themselves (puppets)
+    leave nothing playing behind them, and a lobby stays open as long as they want."""
+    with serving(
+        Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS), False
+    ) as app:
+        yield app
+
+
+@pytest.fixture(scope="module")
+def real() -> Iterator[Live]:
+    """Real timers (6 s intro, 30 s turns) and no bots."""
+    timing = Timing(turn_ms=REAL_TURN_MS, intro_ms=REAL_INTRO_MS, reconnect_ms=RECONNECT_MS * 2)
+    with serving(timing, False) as app:
+        yield app
 
 
 @pytest.fixture(scope="session")

@@ -63,7 +63,7 @@ ORDINAL: dict[str, set[str]] = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "id": {"home.rating", "out.rating"},
     "de": {"duel.seconds"},
-    "es": {"duel.seconds"},
+    "es": {"duel.seconds", "rating.provisional"},
     "fr": {"out.place", "results.place"},
     "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds"},
     "nl": {"home.rating", "out.rating", "duel.seconds", "duel.letters", "watch.live"},

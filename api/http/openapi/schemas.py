@@ -100,6 +100,13 @@ SCHEMAS: JSON = {
                 "type": "array",
                 "items": {"type": "array", "items": {"type": "string"}},
             },
+            "spellings": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "D12: typed text that stands for tiles besides the tiles "
+                "themselves and accent folding (ligatures such as œ → o e, every apostrophe "
+                "of Uzbek oʻ and gʻ, Russian ё → е), lower case.",
+            },
         },
     },
     "Lobby": {
