@@ -44,9 +44,9 @@ INTRO_MS = 1_000
 RECONNECT_MS = 30_000
 
 
-# Real timings (R2, R10) for the tests that must see a moment as a person would: the 6 s intro.
+# The real intro (R2) for the tests that must see it as a person would; turns stay short.
 REAL_INTRO_MS = 6_000
-REAL_TURN_MS = 30_000
+SHORT_TURN_MS = 4_000
 
 
 @dataclass
@@ -111,9 +111,9 @@ def quiet() -> Iterator[Live]:
 
 
 @pytest.fixture(scope="module")
-def real() -> Iterator[Live]:
-    """Real timers (6 s intro, 30 s turns) and no bots."""
-    timing = Timing(turn_ms=REAL_TURN_MS, intro_ms=REAL_INTRO_MS, reconnect_ms=RECONNECT_MS * 2)
+def real_intro() -> Iterator[Live]:
+    """The real 6 s intro with 4 s turns, and no bots."""
+    timing = Timing(turn_ms=SHORT_TURN_MS, intro_ms=REAL_INTRO_MS, reconnect_ms=RECONNECT_MS)
     with serving(timing, False) as app:
         yield app
 

@@ -82,10 +82,13 @@ class Puppet:
 class Table:
     """A group of the browser's player and puppets, and the tournaments it plays."""
 
-    def __init__(self, live: Any, leader: Puppet, names: Iterable[str] = ()) -> None:
+    def __init__(
+        self, live: Any, leader: Puppet, names: Iterable[str] = (), language: str = "en"
+    ) -> None:
         self.live = live
         self.leader = leader
-        self.group = leader.call("POST", "/v1/groups", {"language": "en"})
+        self.language = language
+        self.group = leader.call("POST", "/v1/groups", {"language": language})
         self.puppets: list[Puppet] = [leader]
         for name in names:
             self.add(Puppet(live.url, nickname=name))
@@ -122,11 +125,14 @@ class Table:
     def duel_of(self, tid: str, player_id: str) -> Duel | None:
         return self.round(tid).duel_of(player_id)
 
+    def duel_of_id(self, tid: str, duel_id: str) -> Duel:
+        return next(d for r in self.stored(tid).rounds for d in r.duels if d.id == duel_id)
+
     def secret(self, tid: str, duel: Duel) -> str:
         return "".join(duel.secret)
 
     def filler(self, duel: Duel, n: int = 0) -> str:
-        words = fillers("en", len(duel.secret))
+        words = fillers(self.language, len(duel.secret))
         return words[(n * 7919) % len(words)]
 
     # ---------------------------------------------------------------- moves
@@ -154,11 +160,7 @@ class Table:
         raise AssertionError(f"no puppet in {duel.id}")
 
     def wait_round(self, tid: str, number: int) -> Any:
-        return wait_until(
-            lambda: (r := self.round(tid)).number >= number and r, f"round {number}"
-        )
+        return wait_until(lambda: (r := self.round(tid)).number >= number and r, f"round {number}")
 
     def wait_finished(self, tid: str) -> Tournament:
-        return wait_until(
-            lambda: (t := self.stored(tid)).finished_at is not None and t, "the end"
-        )
+        return wait_until(lambda: (t := self.stored(tid)).finished_at is not None and t, "the end")

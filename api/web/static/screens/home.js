@@ -3,11 +3,13 @@
 
 import * as api from "../api.js";
 import { h, replace, toast } from "../dom.js";
-import { chooseLanguage, chosenLanguage, refreshMe, store } from "../state.js";
+import { Poller, chooseLanguage, chosenLanguage, refreshMe, store } from "../state.js";
 import { nicknameRefusal, nicknameRules, NICKNAME } from "../nickname.js";
 import { LOCALES, chooseLocale, has, locale, t } from "../strings.js";
 import { tournamentPath } from "../paths.js";
 import { errorText, initials } from "./common.js";
+
+const GROUP_POLL_MS = 2000;
 
 export async function mount(root, _params, { go }) {
   const me = await refreshMe();
@@ -187,7 +189,14 @@ export async function mount(root, _params, { go }) {
       ),
     ),
   );
-  return null;
+  // A group's leader may seat the player at any time (R22): a read every few seconds carries
+  // the `Where` that takes them there (app.js), as the group screen's own polls do.
+  if (!me.group_id) return null;
+  const poller = new Poller(async () => {
+    await refreshMe();
+    return GROUP_POLL_MS;
+  }).start(GROUP_POLL_MS);
+  return () => poller.stop();
 }
 
 // D14, R9: a player who is out (or has left) is free at once, and may come back to watch their

@@ -74,7 +74,8 @@ export function myResultCard(ctx) {
     "div",
     { class: `card result-card ${cls}`, id: "duel-result" },
     h("h2", {}, resultText(ctx, duel)),
-    h("p", { class: "life-note" }, won ? t("duel.noLifeLost") : t("duel.lifeLost")),
+    // A forfeit (D8) costs the leaver every life at once, the winner none.
+    duel.result.kind === "forfeit" && !won ? null : h("p", { class: "life-note" }, won ? t("duel.noLifeLost") : t("duel.lifeLost")),
     duel.secret ? secretRow(duel.secret, state.language, "big") : null,
     miniBoard(compact, state.language, ctx.names, { you: ctx.you }),
   );
@@ -107,7 +108,7 @@ export function renderOut(ctx) {
   }
   buttons.push(
     h("button", { class: `btn ${ctx.inGroup() ? "secondary" : "primary"}`, id: "out-again", type: "button", onclick: () => ctx.playAgain() }, t("results.again")),
-    h("button", { class: "btn ghost", id: "out-leave", type: "button", onclick: () => ctx.go("") }, t("out.leave")),
+    h("button", { class: "btn ghost", id: "out-home", type: "button", onclick: () => ctx.go("") }, t("results.home")),
   );
   return h(
     "div",
