@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -119,21 +120,43 @@ def real_intro() -> Iterator[Live]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def playwright() -> Iterator[Any]:
     if not CHROMIUM.exists():
         # A failure, not a skip: a browser check that silently does not run checks nothing.
         pytest.fail("no /usr/bin/chromium: `make system-packages` (in `make test`) installs it")
     from playwright.sync_api import sync_playwright
 
-    # Playwright gives every launch a new, empty profile (user-data-dir) of its own.
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    # Playwright gives every launch a new, empty profile (user-data-dir) of its own.
+    browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def scrollbars_browser(playwright: Any) -> Iterator[Any]:
+    """Chromium with classic scrollbars (15 px of the width), as on a desktop: Playwright's
+    headless default hides them, which hides layouts that only fit without them (100vw counts
+    the scrollbar)."""
+    browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_FLAGS,
+        ignore_default_args=["--hide-scrollbars"],
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="session")

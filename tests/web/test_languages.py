@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Live
+from tests.web.puppets import Puppet
 from tests.web.test_browser import Shots, new_page
 from tests.web.test_locales import (
     CARDINAL,
@@ -345,6 +346,53 @@ def test_r25_a_refused_nickname_is_explained_in_the_players_language(
     assert page.locator("#toast").inner_text() == de["nickname.characters"].format(chars="@")
     page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "lang-de-nickname-refused.png"))
+    # The refusals are 422s in the console; nothing else may go wrong.
+    assert all("status of 422" in e for e in errors), errors
+    context.close()
+
+
+def test_r25_every_refusal_says_its_own_reason_and_a_new_name_shows_in_the_avatar(
+    quiet: Live, browser: Any, artifacts: Path
+) -> None:
+    de = catalogue("de")
+    context, page, errors = new_page(browser, 360, 740, locale="de-DE")
+    page.goto(quiet.url)
+    page.wait_for_selector("#play")
+
+    def rename(name: str) -> None:
+        page.click("#edit-nickname")
+        page.fill("#nickname-input", name)
+        page.keyboard.press("Enter")
+
+    def refused(name: str, key: str) -> None:
+        page.evaluate("document.getElementById('toast').textContent = ''")
+        rename(name)
+        page.wait_for_function(
+            "() => document.getElementById('toast').textContent !== ''", timeout=5_000
+        )
+        assert page.locator("#toast").inner_text() == de[key], name
+        page.keyboard.press("Escape")
+
+    # A new name shows at once, in the avatar's initials too.
+    rename("Browser Ace")
+    page.wait_for_function(
+        "() => document.getElementById('nickname').textContent === 'Browser Ace'"
+    )
+    assert page.locator("#home-avatar").inner_text() == "BA"
+
+    refused("BigFuck", "nickname.blocked")
+    refused("Ace\u3164Bob", "nickname.invisible")
+    # A look-alike (Cyrillic А) of a group mate's name.
+    page.click("#group")
+    page.wait_for_selector("#invite-link")
+    code = page.locator("#invite-link").input_value().rsplit("/join/", 1)[1]
+    friend = Puppet(quiet.url, nickname="Ana Lima")
+    friend.call("POST", "/v1/groups/join", {"invite_code": code})
+    page.click("#group-home")
+    page.wait_for_selector("#play")
+    refused("\u0410na Lima", "nickname.lookAlike")
+    page.screenshot(path=str(artifacts / "lang-de-nickname-look-alike.png"))
+    assert page.locator("#nickname").inner_text() == "Browser Ace"
     # The refusals are 422s in the console; nothing else may go wrong.
     assert all("status of 422" in e for e in errors), errors
     context.close()

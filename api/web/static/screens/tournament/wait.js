@@ -29,12 +29,8 @@ function miniDuel(ctx, d) {
       "span",
       { class: `mside ${live && started && d.to_play === id ? "turn" : ""} ${d.result && d.result.winner === id ? "won" : ""}` },
       avatar(p, "small"),
-      h(
-        "span",
-        { class: "mside-text" },
-        h("span", { class: "mname" }, id === ctx.you ? t("t.you") : p.nickname),
-        h("span", { class: "hearts", "aria-hidden": "true" }, hearts(p.lives)),
-      ),
+      h("span", { class: "mname" }, id === ctx.you ? t("t.you") : p.nickname),
+      h("span", { class: "hearts", "aria-hidden": "true" }, hearts(p.lives)),
     );
   };
   const status = live
@@ -52,7 +48,7 @@ function miniDuel(ctx, d) {
       "aria-label": `${duelTitle(ctx, d.players)}: ${live ? t("watch.live") : t("watch.over")}`,
       onclick: () => ctx.watch(d.id),
     },
-    h("span", { class: "mhead" }, side(d.players[0]), h("span", { class: "vs" }, t("intro.vs")), side(d.players[1])),
+    h("span", { class: "mhead" }, side(d.players[0]), side(d.players[1])),
     status,
     miniBoard(d, ctx.state.language, ctx.names, { current: started, you: ctx.you }),
     d.secret ? secretRow(d.secret, ctx.state.language) : null,
