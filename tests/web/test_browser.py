@@ -236,17 +236,22 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
                 page.wait_for_selector("#duel-result, .result-card.bye")
             shot(f"{current}")
             if current == "out":
-                # R9: eliminated, with the place (fixed when the round ends) and rating change.
-                page.wait_for_function(
-                    "() => !/fixed/.test(document.getElementById('out-place').textContent)",
-                    timeout=60_000,
-                )
+                # R9: eliminated: the place and rating change at once, provisional until the
+                # round ends and fixes them (D1).
                 assert re.fullmatch(r"\d+(st|nd|rd|th)", page.locator("#out-place").inner_text())
-                assert re.fullmatch(r"[+−±]\d+", page.locator("#out-rating").inner_text())
+                delta = page.locator("#out-rating .delta").inner_text()
+                assert re.fullmatch(r"[+−±]\d+", delta), delta
+                assert re.fullmatch(r"\d+ → \d+", page.locator("#out-rating .move").inner_text())
+                page.wait_for_selector(
+                    "#out-rating .pill.provisional", state="detached", timeout=60_000
+                )
                 shot("out-placed")
-                page.click("#out-watch")
-                page.wait_for_selector("#watch #board")
-                shot("watch")
+                live = page.locator("#duel-grid .mini-duel.live")
+                if live.count():
+                    live.first.click()
+                    page.wait_for_selector("#watch #watch-board")
+                    shot("watch")
+                    page.click("#watch-back")
             continue
         page.wait_for_timeout(150)
     else:

@@ -240,15 +240,8 @@ def test_d17_a_duel_speaks_the_interface_language_at_360_px(
     assert page.locator("#out .out-card h2").inner_text() == messages["out.left"]
     no_overflow(page, f"out in {code}")
     shot("left")
-    if code == "uz":
-        # The results, where places are longest in Uzbek ("8-oʻrin"): the bots finish the
-        # tournament, and the standings fit the phone.
-        page.wait_for_selector("#results #standings", timeout=180_000)
-        assert page.locator("#standings li").count() == 8
-        assert page.locator("#your-result").inner_text().startswith("Sen 8-oʻrindasan")
-        no_overflow(page, "results in uz")
-        page.wait_for_timeout(400)
-        page.screenshot(path=str(artifacts / "lang-uz-05-results.png"), full_page=True)
+    # The results in these languages, at 360 px: tests/web/test_story.py (a tournament the test
+    # plays to its end at once, instead of waiting here for the bots to finish one).
     assert not errors, errors
     context.close()
 
@@ -376,7 +369,7 @@ def test_r25_every_refusal_says_its_own_reason_and_a_new_name_shows_in_the_avata
     # A new name shows at once, in the avatar's initials too.
     rename("Browser Ace")
     page.wait_for_function(
-        "() => document.getElementById('nickname').textContent === 'Browser Ace'"
+        "() => document.getElementById('nickname')?.textContent === 'Browser Ace'"
     )
     assert page.locator("#home-avatar").inner_text() == "BA"
 

@@ -12,12 +12,14 @@ import { h, replace, toast } from "../dom.js";
 import { closeDialog, confirmDialog } from "../components/confirm.js";
 import { tournamentPath } from "../paths.js";
 import { Poller, chooseLanguage, language, store } from "../state.js";
-import { formatNumber, place, t } from "../strings.js";
-import { avatar, errorText, hearts, paletteButton } from "./common.js";
+import { t } from "../strings.js";
+import { errorText, paletteButton } from "./common.js";
 import { DuelView } from "./tournament/duel.js";
 import { renderIntro } from "./tournament/intro.js";
 import { narrate } from "./tournament/narrate.js";
-import { standing } from "./tournament/parts.js";
+import { renderLives } from "./tournament/lives.js";
+import { runClocks } from "./tournament/parts.js";
+import { StoryData, compact } from "./tournament/story-data.js";
 import { renderResults } from "./tournament/results.js";
 import { renderStory } from "./tournament/story.js";
 import { WatchView, renderOut, renderWaiting } from "./tournament/wait.js";
@@ -38,24 +40,6 @@ export async function mount(root, params, { go }) {
   return { unmount: () => screen.destroy(), update: (next) => screen.setView(next.view) };
 }
 
-// A duel view's rows in the compact form of the state's `duels` and the history.
-function compact(duel) {
-  return {
-    id: duel.id,
-    players: duel.players,
-    word_length: duel.word_length,
-    result: duel.result,
-    secret: duel.secret,
-    to_play: null,
-    board: duel.rows.map((r) => (r.skipped ? null : [r.tiles, r.marks])),
-  };
-}
-
-function roundOf(duelId) {
-  const m = /^r(\d+)d/.exec(duelId || "");
-  return m ? Number(m[1]) : null;
-}
-
 class TournamentScreen {
   constructor(root, params, go) {
     this.root = root;
@@ -68,10 +52,7 @@ class TournamentScreen {
     this.watchView = null;
     this.duelView = null;
     this.mode = null;
-    this.history = null;
-    this.historyEtag = null;
-    this.historyBusy = false;
-    this.ended = new Map(); // round → the player's own duel of that round, once ended
+    this.story = new StoryData(this.tid, () => this.render());
     this.names = new Map();
     this.skeleton();
     this.poller = new Poller(() => this.poll());
@@ -170,15 +151,20 @@ class TournamentScreen {
     return compact(duel);
   }
 
-  // The player's own duel of round `n`: from a guess's answer or a poll, else the history.
+  get history() {
+    return this.story.history;
+  }
+
   lastDuel(n) {
-    if (this.ended.has(n)) return this.ended.get(n);
-    const round = this.historyRound(n);
-    return round ? round.duels.find((d) => d.players.includes(this.you)) || null : null;
+    return this.story.lastDuel(n, this.you);
   }
 
   historyRound(n) {
-    return this.history ? this.history.rounds.find((r) => r.number === n) || null : null;
+    return this.story.round(n);
+  }
+
+  loadHistory() {
+    return this.story.load();
   }
 
   // ---------------------------------------------------------------- the state
@@ -213,8 +199,7 @@ class TournamentScreen {
   // ended its duel also carries that duel's final board (even when the next intro is on).
   acceptAnswer(response, sentAt) {
     const arrived = Date.now();
-    const ended = response.data && response.data.ended_duel;
-    if (ended) this.ended.set(roundOf(ended.id), compact(ended));
+    this.story.remember(response.data && response.data.ended_duel);
     this.accept(response.data, response.headers.get("ETag"), sentAt);
     this.poller.kick(this.advice(response, arrived));
   }
@@ -229,33 +214,11 @@ class TournamentScreen {
     this.state = next;
     if (tag) this.etag = tag;
     for (const p of next.players) this.names.set(p.id, p.nickname);
-    if (next.duel && next.duel.result) this.ended.set(roundOf(next.duel.id), compact(next.duel));
+    this.story.remember(next.duel);
     if (this.watching && !next.duels.some((d) => d.id === this.watching)) this.watching = null;
     narrate(this, prev, next);
     // A round has ended: its story (and the player's last duel) is in the history, once a round.
-    if ((next.history_rounds || 0) > this.historyCount()) this.loadHistory();
-    this.render();
-  }
-
-  historyCount() {
-    return this.history ? this.history.rounds.length : 0;
-  }
-
-  // GET …/history (ETag "h<rounds>"): when the state says a round has ended, or for the story.
-  async loadHistory() {
-    if (this.historyBusy) return;
-    this.historyBusy = true;
-    try {
-      const r = await api.get(`/v1/tournaments/${encodeURIComponent(this.tid)}/history`, { etag: this.historyEtag });
-      if (r.status === 200) {
-        this.history = r.data;
-        this.historyEtag = r.headers.get("ETag");
-      }
-    } catch (err) {
-      console.warn(err);
-    } finally {
-      this.historyBusy = false;
-    }
+    if ((next.history_rounds || 0) > this.story.count()) this.story.load();
     this.render();
   }
 
@@ -337,33 +300,7 @@ class TournamentScreen {
   }
 
   renderLives() {
-    const s = this.state;
-    const live = s.duel && !s.duel.result;
-    const inMyDuel = new Set(live ? s.duel.players : []);
-    const turn = live && this.now() >= s.duel.starts_at ? s.duel.to_play : null;
-    replace(
-      this.lives,
-      s.players.map((p) => {
-        const mark = standing(p);
-        return h(
-          "li",
-          {
-            class: `life ${p.status} ${p.id === s.you ? "you" : ""} ${inMyDuel.has(p.id) ? "duelling" : ""} ${turn === p.id ? "turn" : ""}`,
-            dataset: { player: p.id },
-          },
-          avatar(p, "small"),
-          h(
-            "span",
-            { class: "life-text", "aria-hidden": "true" },
-            h("span", { class: "life-name" }, p.id === s.you ? t("t.you") : p.nickname),
-            p.status === "playing" || p.status === "winner"
-              ? h("span", { class: "hearts" }, hearts(p.lives))
-              : h("span", { class: `life-place ${mark && mark.provisional ? "provisional" : ""}` }, mark ? place(mark.place) : t(`t.status.${p.status}`)),
-          ),
-          h("span", { class: "sr-only" }, playerStatus(p)),
-        );
-      }),
-    );
+    renderLives(this, this.lives);
   }
 
   // ---------------------------------------------------------------- actions
@@ -443,32 +380,7 @@ class TournamentScreen {
     this.clocks();
   }
 
-  // Every countdown on screen (data-deadline) and every time bar (data-bar), in server time.
   clocks() {
-    for (const el of this.root.querySelectorAll("[data-deadline]")) {
-      const deadline = el.dataset.deadline;
-      const text = !deadline || deadline === "null"
-        ? ""
-        : el.dataset.plain
-          ? formatNumber(clock.seconds(clock.left(Number(deadline))))
-          : t("duel.seconds", { n: clock.seconds(clock.left(Number(deadline))) });
-      if (el.textContent !== text) el.textContent = text;
-    }
-    for (const el of this.root.querySelectorAll("[data-bar]")) {
-      const deadline = el.dataset.bar;
-      const total = Number(el.dataset.total) || 1;
-      const left = !deadline || deadline === "null" ? total : clock.left(Number(deadline));
-      el.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
-      el.parentElement.classList.toggle("low", left < Math.min(5000, total / 3));
-    }
+    runClocks(this.root);
   }
-}
-
-// A player's line for a screen reader: "Ana: 2 lives", "Ana: out, 7th".
-function playerStatus(p) {
-  const name = p.nickname;
-  if (p.status === "playing") return t("t.lives.label", { name, n: p.lives });
-  if (p.status === "winner") return t("t.player.winner", { name, place: place(p.place || 1) });
-  const kind = p.status === "left" ? "left" : "out";
-  return p.place ? t(`t.player.${kind}.placed`, { name, place: place(p.place) }) : t(`t.player.${kind}`, { name });
 }

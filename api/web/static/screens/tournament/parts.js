@@ -1,6 +1,7 @@
 // Pieces the tournament's views share: player cards, results in words, ratings before → after,
 // countdowns that the screen's ticker keeps running.
 
+import * as clock from "../../clock.js";
 import { h } from "../../dom.js";
 import { formatNumber, place, t } from "../../strings.js";
 import { avatar, hearts, signed } from "../common.js";
@@ -9,6 +10,24 @@ import { avatar, hearts, signed } from "../common.js";
 // every element that carries data-deadline, and the width of every bar that carries data-bar.
 export function countdown(deadline, { id = null, cls = "clock" } = {}) {
   return h("span", { class: cls, id, role: "timer", dataset: { deadline: String(deadline ?? "") } });
+}
+
+// Every countdown (data-deadline) and time bar (data-bar) under `root`, in server time: the
+// screen's ticker calls this a few times a second.
+export function runClocks(root) {
+  for (const el of root.querySelectorAll("[data-deadline]")) {
+    const deadline = el.dataset.deadline;
+    const left = () => clock.seconds(clock.left(Number(deadline)));
+    const text = !deadline || deadline === "null" ? "" : el.dataset.plain ? formatNumber(left()) : t("duel.seconds", { n: left() });
+    if (el.textContent !== text) el.textContent = text;
+  }
+  for (const el of root.querySelectorAll("[data-bar]")) {
+    const deadline = el.dataset.bar;
+    const total = Number(el.dataset.total) || 1;
+    const left = !deadline || deadline === "null" ? total : clock.left(Number(deadline));
+    el.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
+    el.parentElement.classList.toggle("low", left < Math.min(5000, total / 3));
+  }
 }
 
 export function bar(deadline, total, id = null) {
