@@ -86,7 +86,5 @@ def validate(
     if not any(unicodedata.category(c)[0] == "L" for c in cleaned):
         raise errors.InvalidNickname("a nickname needs at least one letter", "letter")
     if blocked_word(cleaned, blocked, table or {}) is not None:
-        raise errors.InvalidNickname(
-            "this nickname contains a word that is not allowed", "blocked"
-        )
+        raise errors.InvalidNickname("this nickname contains a word that is not allowed", "blocked")
     return cleaned
