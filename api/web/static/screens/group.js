@@ -144,10 +144,11 @@ export async function mount(root, _arg, { go }) {
   );
   render();
 
-  // The leader's Start seats every member: the `Where` of these reads takes them there (app.js).
+  // The leader's Start seats every member: the `Where` of these reads takes them there (app.js),
+  // and this screen goes away; until then it keeps reading.
   const poller = new Poller(async () => {
     me = await refreshMe();
-    if (me.tournament_id || me.lobby_id) return null;
+    if (me.tournament_id || me.lobby_id) return POLL_MS;
     if (!me.group_id) {
       go("");
       return null;

@@ -87,6 +87,7 @@ export class DuelView {
     this.keyboard.setEnabled(mine);
     this.el.classList.toggle("my-turn", mine);
     this.shownTurn = mine;
+    this.shownStarted = started;
   }
 
   // Before the duel starts nobody is to play yet: no current row on the board.
@@ -98,10 +99,7 @@ export class DuelView {
   tick() {
     const mine = this.myTurn();
     const started = this.ctx.now() >= this.duel().starts_at;
-    if (mine !== this.shownTurn || started !== this.shownStarted) {
-      this.shownStarted = started;
-      this.update();
-    }
+    if (mine !== this.shownTurn || started !== this.shownStarted) this.update();
   }
 
   message(text) {
