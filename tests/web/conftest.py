@@ -93,11 +93,12 @@ def serving(timing: Timing, bots: bool) -> Iterator[Live]:
         server.shutdown()
 
 
+SHORT = Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+
+
 @pytest.fixture(scope="session")
 def live() -> Iterator[Live]:
-    with serving(
-        Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS), True
-    ) as app:
+    with serving(SHORT, True) as app:
         yield app
 
 
@@ -105,9 +106,7 @@ def live() -> Iterator[Live]:
 def quiet() -> Iterator[Live]:
     """The same short timers without bots: tests that drive every player themselves (puppets)
     leave nothing playing behind them, and a lobby stays open as long as they want."""
-    with serving(
-        Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS), False
-    ) as app:
+    with serving(SHORT, False) as app:
         yield app
 
 

@@ -54,6 +54,23 @@ def on_tournament(page: Any, tid: str, timeout: int) -> None:
     page.wait_for_selector("#lives .life.you", timeout=timeout)
 
 
+def out_of_a_live_tournament(
+    live: Live, browser: Any
+) -> tuple[Any, Any, list[str], Table, Puppet, str]:
+    """A puppet's group; the browser's player joins it, the leader starts with strangers, and
+    the player leaves: out, on the tournament's screen, while it goes on."""
+    context, page, errors = new_page(browser, 1000, 800)
+    page.goto(live.url)
+    page.wait_for_selector("#play")
+    table = Table(live, Puppet(live.url, nickname="Leader Lea"))
+    me = join_in_browser(page, table)
+    tid = start_with_strangers(table, 6)
+    on_tournament(page, tid, 8_000)
+    me.leave(tid)
+    page.wait_for_selector("#out")
+    return context, page, errors, table, me, tid
+
+
 def stays(page: Any, hash_: str, ms: int = 2_500) -> None:
     """The page is still at `hash_` after `ms` (more than a poll of every screen)."""
     page.wait_for_timeout(ms)
@@ -63,19 +80,10 @@ def stays(page: Any, hash_: str, ms: int = 2_500) -> None:
 def test_r22_a_member_watching_an_old_tournament_is_taken_to_the_new_one_at_once(
     quiet: Live, browser: Any, artifacts: Path
 ) -> None:
-    context, page, errors = new_page(browser, 1000, 800)
-    shot = Shots(page, artifacts, "flow-seated")
-    page.goto(quiet.url)
-    page.wait_for_selector("#play")
-    table = Table(quiet, Puppet(quiet.url, nickname="Leader Lea"))
-    me = join_in_browser(page, table)
-    first = start_with_strangers(table, 6)
-    on_tournament(page, first, 8_000)
-
     # Both friends leave; the first tournament goes on without them, and the browser stays on
     # it, out and watching.
-    me.leave(first)
-    page.wait_for_selector("#out")
+    context, page, errors, table, _, first = out_of_a_live_tournament(quiet, browser)
+    shot = Shots(page, artifacts, "flow-seated")
     table.leader.leave(first)
     shot("out-watching")
 
@@ -121,16 +129,8 @@ def test_r22_a_member_reading_the_results_is_taken_to_the_new_tournament_at_once
 def test_d14_a_player_who_left_goes_home_queues_or_opens_the_group_at_once_and_comes_back_to_watch(
     quiet: Live, browser: Any, artifacts: Path
 ) -> None:
-    context, page, errors = new_page(browser, 1000, 800)
+    context, page, errors, _table, me, tid = out_of_a_live_tournament(quiet, browser)
     shot = Shots(page, artifacts, "flow-free")
-    page.goto(quiet.url)
-    page.wait_for_selector("#play")
-    table = Table(quiet, Puppet(quiet.url, nickname="Leader Lea"))
-    me = join_in_browser(page, table)
-    tid = start_with_strangers(table, 6)
-    on_tournament(page, tid, 8_000)
-    me.leave(tid)
-    page.wait_for_selector("#out")
 
     # The head's button now says Home, and home stays home.
     assert page.locator("#t-leave").inner_text() == "Home"

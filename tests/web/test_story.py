@@ -171,23 +171,24 @@ def finished(quiet: Live) -> Iterator[tuple[str, str]]:
     yield tid, str(me.client.token)
 
 
-def open_as(
-    browser: Any, live: Live, token: str, size: dict[str, int], locale: str = "en-US"
+def results_page(
+    browser: Any, live: Live, finished: tuple[str, str], size: dict[str, int], locale: str = "en-US"
 ) -> tuple[Any, Any, list[str]]:
+    """The finished tournament's results, as the browser's player (its token) sees them."""
+    tid, token = finished
     context, page, errors = new_page(browser, size["width"], size["height"], locale=locale)
     page.add_init_script(f"localStorage.setItem('wt.token', {token!r})")
+    page.goto(f"{live.url}/#/t/{tid}")
+    page.wait_for_selector("#results #standings")
+    page.wait_for_timeout(400)  # the medallion's entry animation
     return context, page, errors
 
 
 def test_r7_the_results_show_rating_before_and_after_and_fit_a_360_px_phone(
     quiet: Live, browser: Any, artifacts: Path, finished: tuple[str, str]
 ) -> None:
-    tid, token = finished
-    context, page, errors = open_as(browser, quiet, token, PHONE)
+    context, page, errors = results_page(browser, quiet, finished, PHONE)
     shot = Shots(page, artifacts, "results")
-    page.goto(f"{quiet.url}/#/t/{tid}")
-    page.wait_for_selector("#results #standings")
-    page.wait_for_timeout(400)  # the medallion's entry animation
     fits(page, "the results")
     rows = page.locator("#standings .standing")
     assert rows.count() == 8
@@ -211,11 +212,7 @@ def test_r7_the_results_fit_360_px_with_a_scrollbar_in_every_language(
     quiet: Live, scrollbars_browser: Any, artifacts: Path, finished: tuple[str, str], code: str
 ) -> None:
     """No sideways scrolling at 360 px, where a classic scrollbar takes 15 px of them."""
-    tid, token = finished
-    context, page, errors = open_as(scrollbars_browser, quiet, token, PHONE, locale=code)
-    page.goto(f"{quiet.url}/#/t/{tid}")
-    page.wait_for_selector("#results #standings")
-    page.wait_for_timeout(400)
+    context, page, errors = results_page(scrollbars_browser, quiet, finished, PHONE, code)
     fits(page, f"the results in {code}")
     messages = catalogue(code)
     assert page.locator("#standings .standing").count() == 8
@@ -232,10 +229,8 @@ def test_r8_the_story_shows_every_round_with_its_boards_and_secrets(
     quiet: Live, browser: Any, artifacts: Path, finished: tuple[str, str]
 ) -> None:
     tid, token = finished
-    context, page, errors = open_as(browser, quiet, token, DESKTOP)
+    context, page, errors = results_page(browser, quiet, finished, DESKTOP)
     shot = Shots(page, artifacts, "story")
-    page.goto(f"{quiet.url}/#/t/{tid}")
-    page.wait_for_selector("#results")
     page.click("#open-story")
     page.wait_for_selector("#story .story-round")
     assert page.evaluate("location.hash") == f"#/t/{tid}/story"
@@ -273,13 +268,9 @@ def test_r8_the_story_shows_every_round_with_its_boards_and_secrets(
 def test_d17_the_results_and_the_story_in_german_fit_a_360_px_phone(
     quiet: Live, browser: Any, artifacts: Path, finished: tuple[str, str]
 ) -> None:
-    tid, token = finished
     de = catalogue("de")
-    context, page, errors = open_as(browser, quiet, token, PHONE, locale="de-DE")
-    page.goto(f"{quiet.url}/#/t/{tid}")
-    page.wait_for_selector("#results #standings")
+    context, page, errors = results_page(browser, quiet, finished, PHONE, "de-DE")
     assert page.locator("#open-story").inner_text() == de["story.open"]
-    page.wait_for_timeout(400)
     fits(page, "the results in German")
     page.click("#open-story")
     page.wait_for_selector("#story .story-round")

@@ -120,3 +120,16 @@ export function ratingLine(p, change, { provisional = false, id = null } = {}) {
 export function placeText(n) {
   return n ? place(n) : "—";
 }
+
+// The ways on for a player who is free (D14): their group (R22), another game, home. `prefix`
+// names the buttons (results-group, out-again, …).
+export function waysOn(ctx, prefix) {
+  const group = ctx.inGroup();
+  return h(
+    "div",
+    { class: "row-buttons" },
+    group ? h("button", { class: "btn primary", id: `${prefix}-group`, type: "button", onclick: () => ctx.go("group") }, t("results.group")) : null,
+    h("button", { class: `btn ${group ? "secondary" : "primary"}`, id: `${prefix}-again`, type: "button", onclick: () => ctx.playAgain() }, t("results.again")),
+    h("button", { class: "btn ghost", id: `${prefix}-home`, type: "button", onclick: () => ctx.go("") }, t("results.home")),
+  );
+}

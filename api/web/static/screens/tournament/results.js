@@ -4,21 +4,13 @@
 import { h } from "../../dom.js";
 import { place, t } from "../../strings.js";
 import { avatar, signed } from "../common.js";
-import { placeText, ratingClass, ratingMove } from "./parts.js";
+import { placeText, ratingClass, ratingMove, waysOn } from "./parts.js";
 
 export function renderResults(ctx) {
   const state = ctx.state;
   const you = ctx.me();
   const ranked = [...state.players].sort((x, y) => (x.place ?? 99) - (y.place ?? 99));
   const winner = state.players.find((p) => p.status === "winner");
-  const buttons = [];
-  if (ctx.inGroup()) {
-    buttons.push(h("button", { class: "btn primary", id: "results-group", type: "button", onclick: () => ctx.go("group") }, t("results.group")));
-  }
-  buttons.push(
-    h("button", { class: `btn ${ctx.inGroup() ? "secondary" : "primary"}`, id: "results-again", type: "button", onclick: () => ctx.playAgain() }, t("results.again")),
-    h("button", { class: "btn ghost", id: "results-home", type: "button", onclick: () => ctx.go("") }, t("results.home")),
-  );
   const long = you && you.place && place(you.place).length > 4;
   return h(
     "div",
@@ -69,7 +61,7 @@ export function renderResults(ctx) {
         ),
       ),
     ),
-    h("div", { class: "row-buttons" }, buttons),
+    waysOn(ctx, "results"),
     h("button", { class: "btn secondary wide", id: "open-story", type: "button", onclick: () => ctx.openStory() }, t("story.open")),
   );
 }

@@ -7,7 +7,7 @@ import { place, t } from "../../strings.js";
 import { Board } from "../../components/board.js";
 import { fullRows, miniBoard, secretRow } from "../../components/miniboard.js";
 import { avatar, hearts } from "../common.js";
-import { bar, countdown, duelTitle, playerCard, ratingLine, resultText, standing } from "./parts.js";
+import { bar, countdown, duelTitle, playerCard, ratingLine, resultText, standing, waysOn } from "./parts.js";
 
 // Every duel of the round: live ones first.
 export function duelGrid(ctx) {
@@ -98,14 +98,6 @@ export function storyLink(ctx) {
 export function renderOut(ctx) {
   const p = ctx.me();
   const mine = standing(p);
-  const buttons = [];
-  if (ctx.inGroup()) {
-    buttons.push(h("button", { class: "btn primary", id: "out-group", type: "button", onclick: () => ctx.go("group") }, t("results.group")));
-  }
-  buttons.push(
-    h("button", { class: `btn ${ctx.inGroup() ? "secondary" : "primary"}`, id: "out-again", type: "button", onclick: () => ctx.playAgain() }, t("results.again")),
-    h("button", { class: "btn ghost", id: "out-home", type: "button", onclick: () => ctx.go("") }, t("results.home")),
-  );
   return h(
     "div",
     { class: "out-view", id: "out" },
@@ -130,7 +122,7 @@ export function renderOut(ctx) {
         ),
       ),
       mine && mine.provisional ? h("p", { class: "hint", id: "out-provisional" }, t("out.provisional")) : null,
-      h("div", { class: "row-buttons" }, buttons),
+      waysOn(ctx, "out"),
     ),
     ctx.state.duel && ctx.state.duel.result ? myResultCard(ctx) : null,
     duelGrid(ctx),
