@@ -182,7 +182,8 @@ def summary_view(t: Tournament) -> JSON:
                 "place": p.place,
                 "rating": p.rating,
                 "rating_change": p.rating_change,
-                "out_round": p.out_round,
+                "out_round": p.out_round if p.lives == 0 else None,  # as in the state
+                "rounds_played": p.out_round,  # the winner's too: the last round
                 "left": p.left_at is not None,
             }
             for p in ordered

@@ -54,7 +54,8 @@ def encode_cursor(result: Result) -> str:
 
 
 def decode_cursor(cursor: str) -> tuple[int, str]:
-    """The position an opaque cursor stands for; anything this API did not make is a 400."""
+    """The position an opaque cursor stands for; anything this API did not make is a 422 (the
+    document can only say it is a string)."""
     text = ""
     if len(cursor) <= 64:
         try:
@@ -64,7 +65,7 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
             pass
     match = _CURSOR.fullmatch(text)
     if match is None:
-        raise errors.BadRequest("cursor must be a next_cursor this API returned")
+        raise errors.Invalid("cursor must be a next_cursor this API returned")
     return int(match[1]), match[2]
 
 

@@ -18,6 +18,13 @@ SUMMARY_CACHE = "public, max-age=86400"
 BOARD_CACHE = "public, max-age=30"
 
 
+def _only(*names: str) -> None:
+    """Query parameters other than `names` are a 400, like unknown fields of a body."""
+    unknown = sorted(set(request.args) - set(names))
+    if unknown:
+        raise svc.BadRequest(f"unknown query parameter(s): {', '.join(unknown)[:200]}")
+
+
 def _page_size() -> int:
     raw = request.args.get("limit")
     if raw is None:
@@ -35,12 +42,14 @@ def _json(data: object, headers: dict[str, str], status: int = 200) -> Response:
 def install(app: Flask, service: Service) -> None:
     @app.get("/v1/me/history")
     def my_history() -> Response:
+        _only("cursor", "limit")
         player = caller(service)
         page = service.records.history(player, request.args.get("cursor"), _page_size())
         return _json(page, {"Cache-Control": "private, no-cache"})
 
     @app.get("/v1/me/stats")
     def my_stats() -> Response:
+        _only()
         stats = service.records.stats(caller(service))
         return _json(stats, {"Cache-Control": "private, no-cache"})
 
@@ -52,6 +61,7 @@ def install(app: Flask, service: Service) -> None:
                 response.headers["Cache-Control"] = "no-store"
             return response
 
+        _only()
         version, summary = service.tournaments.summary(tournament_id)
         etag = f'"s{version}"'
         headers = {"ETag": etag, "Cache-Control": SUMMARY_CACHE}
@@ -59,6 +69,7 @@ def install(app: Flask, service: Service) -> None:
 
     @app.get("/v1/leaderboard")
     def leaderboard() -> Response:
+        _only("language")
         language = request.args.get("language")
         signed_in = "HTTP_AUTHORIZATION" in request.environ
         player = caller(service) if signed_in else None
