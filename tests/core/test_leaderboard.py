@@ -61,9 +61,9 @@ def stats_after(*results: tuple[Result, int]) -> Stats:
 
 
 def board_of(as_of: int, ratings: list[int], name: str = ALL) -> Board:
-    return build(
-        [entry(f"o{i}", r, en=as_of - DAY) for i, r in enumerate(ratings)], as_of, [name]
-    )[name]
+    return build([entry(f"o{i}", r, en=as_of - DAY) for i, r in enumerate(ratings)], as_of, [name])[
+        name
+    ]
 
 
 def test_a_rank_compares_the_rating_now_with_the_others_in_the_snapshot() -> None:
