@@ -1,9 +1,11 @@
 """Leaderboards: players ranked by rating (R15) among those who finished a tournament in the last
 30 days, one board for everyone and one per language.
 
-A board is a snapshot taken at `as_of` from every active player: the top 100 and how many
-players hold each rating (a histogram), so that anyone's rank is a count, not a scan. Ranks use
-competition ranking as places do (D1): 1 + the number of players rated strictly higher.
+A board is a snapshot of every active player: the top 100 and how many players hold each rating
+(a histogram), so that anyone's rank is a count, not a scan. It is built in PARTS parts of the
+players, each read at its own time (a refresh may renew only the stalest parts) and merged.
+Ranks use competition ranking as places do (D1): 1 + the number of players rated strictly
+higher.
 
 The caller's own rank compares their rating now with everyone else's in the snapshot. The
 snapshot may hold the caller too, at the rating they had then: `counted_at` tells which, from
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +27,13 @@ from core.stats import Stats
 ALL = "all"  # the board of every language
 WINDOW_MS = 30 * 86_400_000  # finished a tournament within the last 30 days
 TOP = 100
+# Players are read in parts, each snapshot on its own (a refresh may renew only some): which
+# part a player is in never changes. Storage shards its index of active players the same way.
+PARTS = 16
+
+
+def part_of(player_id: str) -> int:
+    return zlib.crc32(player_id.encode()) % PARTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +60,19 @@ class Listed:
 @dataclass(frozen=True, slots=True)
 class Board:
     name: str  # ALL or a language code
-    as_of: int
+    as_of: int  # the oldest part's snapshot time
     top: tuple[Listed, ...]  # best first: rating, then who finished there first, then id
     histogram: tuple[tuple[int, int], ...]  # (rating, players), highest rating first
+    parts_as_of: tuple[int, ...] = ()  # when each part was read (0: never); () if one part
+
+    @property
+    def renewed_at(self) -> int:
+        """When its newest part was read: a snapshot renewed later replaces this one."""
+        return max(self.parts_as_of, default=self.as_of)
+
+    def as_of_part(self, part: int) -> int:
+        """When the part holding a player (`part_of`) was read."""
+        return self.parts_as_of[part] if self.parts_as_of else self.as_of
 
     @property
     def players(self) -> int:
@@ -100,6 +120,22 @@ def build(entries: Iterable[Entry], as_of: int, boards: Sequence[str]) -> dict[s
     }
 
 
+def merge(name: str, parts: Sequence[Board], parts_as_of: tuple[int, ...]) -> Board:
+    """One board from the same board of disjoint parts of the players."""
+    counts: Counter[int] = Counter()
+    for part in parts:
+        for rating, players in part.histogram:
+            counts[rating] += players
+    lines = (line for part in parts for line in part.top)
+    return Board(
+        name,
+        min((part.as_of for part in parts), default=0),
+        tuple(heapq.nsmallest(TOP, lines, key=_order)),
+        tuple(sorted(counts.items(), reverse=True)),
+        parts_as_of,
+    )
+
+
 def _order(line: Listed) -> tuple[int, int, str]:
     return -line.rating, line.played_at, line.player_id
 
@@ -136,12 +172,12 @@ def _within(at: int | None, as_of: int) -> bool:
     return at is not None and as_of - WINDOW_MS <= at <= as_of
 
 
-def rank(board: Board, stats: Stats | None, now: int) -> int | None:
+def rank(board: Board, player_id: str, stats: Stats | None, now: int) -> int | None:
     """The player's rank on `board` now (None: not on it), against the snapshot."""
     if stats is None or not on_board(stats, board.name, now):
         return None
     above = board.above(stats.rating)
-    then = counted_at(stats, board.name, board.as_of)
+    then = counted_at(stats, board.name, board.as_of_part(part_of(player_id)))
     if then is not None and then > stats.rating:
         above -= 1  # the snapshot counted this very player above their rating now
     return 1 + above

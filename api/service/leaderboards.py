@@ -17,6 +17,8 @@ snapshot, or one while it was being built.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Mapping
 from typing import Any
 
 import wordlists
@@ -29,6 +31,9 @@ from core import leaderboard as lb
 log = logging.getLogger("wordle_tournament")
 
 REFRESH_MS = 60_000
+# How long one refresh may go on reading parts (it reads at least one): at a million active
+# players a part takes a few seconds, so the 16 parts are renewed over a few minutes.
+REFRESH_BUDGET_S = 8.0
 BOARDS = (lb.ALL, *wordlists.LANGUAGES)
 
 
@@ -36,7 +41,8 @@ class Leaderboards:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def board(self, language: Any, caller: PlayerRecord | None) -> dict[str, Any]:
+    def board(self, language: Any, caller: PlayerRecord | None) -> tuple[dict[str, Any], str]:
+        """The board's view, and its entity tag (for anonymous requests)."""
         name = lb.ALL if language is None else check_language(language)
         snapshot = guarded(lambda: self.ctx.repo.get_board(name))
         if snapshot is None:  # never refreshed yet (a new table): build them all now
@@ -65,18 +71,33 @@ class Leaderboards:
                 "player_id": caller.id,
                 "nickname": caller.nickname,
                 "rating": caller.rating,
-                "rank": lb.rank(snapshot, stats, self.ctx.now()),
+                "rank": lb.rank(snapshot, caller.id, stats, self.ctx.now()),
             }
-        return view
+        return view, board_etag(name, snapshot)
 
-    def refresh(self, now: int | None = None) -> dict[str, lb.Board]:
-        """Build every board from the players active since 30 days before `now`, and store
-        them (each copy replaced only by a newer snapshot)."""
+    def refresh(
+        self, now: int | None = None, budget_s: float = REFRESH_BUDGET_S
+    ) -> dict[str, lb.Board]:
+        """Read the stalest parts of the active players anew (at least one, more while
+        `budget_s` seconds last; every part missing so far), then merge all parts into every
+        board and store them (each copy replaced only by a newer snapshot)."""
         now = self.ctx.now() if now is None else now
-        entries = self.ctx.repo.active_players(now - lb.WINDOW_MS)
-        boards = lb.build(entries, now, BOARDS)
+        repo = self.ctx.repo
+        parts = repo.get_parts()
+        stalest = sorted(range(lb.PARTS), key=lambda k: _read_at(parts.get(k)))
+        started = time.monotonic()
+        for done, part in enumerate(stalest):
+            if done and part in parts and time.monotonic() - started >= budget_s:
+                break
+            parts[part] = lb.build(repo.active_players(now - lb.WINDOW_MS, part), now, BOARDS)
+            repo.save_part(part, parts[part])
+        read_at = tuple(_read_at(parts.get(k)) for k in range(lb.PARTS))
+        boards = {
+            name: lb.merge(name, [p[name] for p in parts.values() if name in p], read_at)
+            for name in BOARDS
+        }
         for board in boards.values():
-            self.ctx.repo.save_board(board)
+            repo.save_board(board)
         return boards
 
     def refresh_if_due(self) -> int:
@@ -92,6 +113,12 @@ class Leaderboards:
             return 0
 
 
-def board_etag(view: dict[str, Any]) -> str:
-    """The snapshot's entity tag (anonymous requests: the same answer for everyone)."""
-    return f'"b.{view["board"]}.{view["as_of"]}"'
+def _read_at(part: Mapping[str, lb.Board] | None) -> int:
+    """When a part was read (0: never)."""
+    return 0 if part is None else max((b.as_of for b in part.values()), default=0)
+
+
+def board_etag(name: str, board: lb.Board) -> str:
+    """The snapshot's entity tag (anonymous requests: the same answer for everyone): it changes
+    whenever any part was read anew."""
+    return f'"b.{name}.{board.renewed_at}"'

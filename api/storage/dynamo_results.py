@@ -6,7 +6,7 @@ the meter, batch reads and conditional updates; the items are in api/storage/res
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pynamodb.connection import TableConnection
@@ -30,6 +30,9 @@ from api.storage.result_items import (
     board_from,
     board_key,
     history_record,
+    part_attributes,
+    part_from,
+    part_key,
     stats_record,
 )
 from api.storage.table import (
@@ -98,9 +101,10 @@ class ResultsStore:
         self.meter.record("history", read=read_units(size, consistent=False))
         return [history_record(HistoryItem.from_raw_data(i)) for i in items]
 
-    def active_players(self, since: int) -> Iterator[Entry]:
-        """Every shard of the `active` index from `since` on, page by page."""
-        for shard in range(ACTIVE_SHARDS):
+    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
+        """One shard of the `active` index (or every one) from `since` on, page by page."""
+        shards = range(ACTIVE_SHARDS) if part is None else [part]
+        for shard in shards:
             start: Any = None
             while True:
                 with translated():
@@ -130,21 +134,33 @@ class ResultsStore:
         return None if item is None else board_from(item)
 
     def save_board(self, board: Board) -> None:
-        """Each copy only if it holds an older snapshot: a failed condition means a newer one
-        (or this very one, whose reply was lost) is there, which is as good."""
+        """Each copy only over an older snapshot: a failed condition means a newer one (or
+        this very one, whose reply was lost) is there, which is as good."""
         for copy in range(COPIES):
-            attrs = board_attributes(board, copy)
-            condition = Path("pk").does_not_exist() | (Path("at") < board.as_of)
-            kwargs = self._conn.get_operation_kwargs(
-                attrs["pk"]["S"], key="Item", attributes=attrs, condition=condition
-            )
-            try:
-                self._conn.connection.dispatch("PutItem", kwargs)
-            except STORE_ERRORS as exc:
-                error = translate(exc)
-                if not isinstance(error, Conflict):
-                    raise error from exc
-            self.meter.record("save_board", write=write_units(item_size(attrs)))
+            self._put_if_newer("save_board", board_attributes(board, copy))
+
+    def get_parts(self) -> dict[int, dict[str, Board]]:
+        keys = [part_key(part) for part in range(ACTIVE_SHARDS)]
+        return dict(part_from(item) for item in self._batch_get(keys, "get_parts"))
+
+    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
+        """Only over an older part (a failed condition: a newer one, or this one retried)."""
+        attrs = part_attributes(part, boards)
+        self._put_if_newer("save_part", attrs)
+
+    def _put_if_newer(self, operation: str, attrs: dict[str, Any]) -> None:
+        at = int(attrs["at"]["N"])
+        condition = Path("pk").does_not_exist() | (at > Path("at"))
+        kwargs = self._conn.get_operation_kwargs(
+            attrs["pk"]["S"], key="Item", attributes=attrs, condition=condition
+        )
+        try:
+            self._conn.connection.dispatch("PutItem", kwargs)
+        except STORE_ERRORS as exc:
+            error = translate(exc)
+            if not isinstance(error, Conflict):
+                raise error from exc
+        self.meter.record(operation, write=write_units(item_size(attrs)))
 
     def claim_refresh(self, now: int, every_ms: int) -> bool:
         write_id = new_write_id()

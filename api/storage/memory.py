@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,7 +30,7 @@ from api.storage.records import (
 )
 from api.storage.repository import LOBBIES_PER_BAND, Conflict, Delete, Put, Repository, Write
 from api.storage.table import open_key, open_sort_key, rating_band, rating_bands
-from core.leaderboard import Board, Entry
+from core.leaderboard import Board, Entry, part_of
 from core.lobby import heard_from
 from core.records import evolve
 
@@ -59,6 +59,7 @@ class InMemoryRepository(Repository):
         # What the indexes have seen: per lobby and tournament, (time, record or None) in order.
         self._history: dict[Key, list[tuple[int, Any]]] = {}
         self._boards: dict[str, Board] = {}
+        self._parts: dict[int, dict[str, Board]] = {}
         self._refreshed: int | None = None
 
     # ------------------------------------------------------------------ the lagging indexes
@@ -274,9 +275,11 @@ class InMemoryRepository(Repository):
             lines = [r for r in lines if position(r) < after]
         return lines[:limit]
 
-    def active_players(self, since: int) -> Iterator[Entry]:
+    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
         for r in self._all(StatsRecord):
             s = r.stats
+            if part is not None and part_of(r.player_id) != part:
+                continue
             if not s.bot and s.last_played is not None and s.last_played >= since:
                 yield Entry(r.player_id, s.nickname, s.rating, s.last_played, dict(s.languages))
 
@@ -287,8 +290,19 @@ class InMemoryRepository(Repository):
     def save_board(self, board: Board) -> None:
         with self._lock:
             stored = self._boards.get(board.name)
-            if stored is None or stored.as_of < board.as_of:
+            if stored is None or stored.renewed_at < board.renewed_at:
                 self._boards[board.name] = board
+
+    def get_parts(self) -> dict[int, dict[str, Board]]:
+        with self._lock:
+            return {part: dict(boards) for part, boards in self._parts.items()}
+
+    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
+        with self._lock:
+            stored = self._parts.get(part)
+            at = max((b.renewed_at for b in boards.values()), default=0)
+            if stored is None or max(b.renewed_at for b in stored.values()) < at:
+                self._parts[part] = dict(boards)
 
     def claim_refresh(self, now: int, every_ms: int) -> bool:
         with self._lock:

@@ -8,7 +8,7 @@ written as v + 1 only if the stored one is still v (a new record: only if none e
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from api.storage.records import (
@@ -164,9 +164,10 @@ class Repository(ABC):
         consistent index: a line written a moment ago may not be there yet."""
 
     @abstractmethod
-    def active_players(self, since: int) -> Iterator[Entry]:
-        """Every player (bots aside) whose statistics show a finish at or after `since`, from
-        an eventually consistent index: what a leaderboard snapshot reads."""
+    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
+        """Every player (bots aside) whose statistics show a finish at or after `since`, of
+        one part (core.leaderboard.part_of) or of all, from an eventually consistent index:
+        what a leaderboard snapshot reads."""
 
     @abstractmethod
     def get_board(self, name: str) -> Board | None:
@@ -175,6 +176,14 @@ class Repository(ABC):
     @abstractmethod
     def save_board(self, board: Board) -> None:
         """Store a snapshot, unless one at least as new is stored already."""
+
+    @abstractmethod
+    def get_parts(self) -> dict[int, dict[str, Board]]:
+        """Every stored part snapshot: part → the boards of that part's players."""
+
+    @abstractmethod
+    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
+        """Store one part's boards (all built at one time), unless newer ones are stored."""
 
     @abstractmethod
     def claim_refresh(self, now: int, every_ms: int) -> bool:

@@ -7,7 +7,8 @@
   projects the nickname, rating and languages the leaderboards need.
 - `B#<board>#<copy>`: a leaderboard snapshot (core.leaderboard.Board) as compressed JSON,
   written in COPIES copies that readers pick at random (so no copy is a hot key), each replaced
-  only by a newer snapshot. `B#refresh`: when the last refresh was claimed.
+  only by a newer snapshot. `B#part#<n>`: the boards of one part of the players (merged into
+  the snapshots). `B#refresh`: when the last refresh was claimed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 from pynamodb.attributes import (
@@ -37,6 +39,7 @@ HISTORY_PREFIX = "H#"
 STATS_PREFIX = "C#"
 BOARD_PREFIX = "B#"
 REFRESH_KEY = "B#refresh"
+PART_PREFIX = "B#part#"
 COPIES = 4
 _POINT = struct.Struct(">qi")  # a rating chart's point: time (ms), rating
 
@@ -209,25 +212,58 @@ def board_key(name: str, copy: int) -> str:
     return f"{BOARD_PREFIX}{name}#{copy}"
 
 
-def board_attributes(board: Board, copy: int) -> dict[str, Any]:
-    data = {
+def part_key(part: int) -> str:
+    return f"{PART_PREFIX}{part}"
+
+
+def _board_data(board: Board) -> dict[str, Any]:
+    return {
+        "as_of": board.as_of,
         "top": [[x.player_id, x.nickname, x.rating, x.played_at] for x in board.top],
         "hist": [list(pair) for pair in board.histogram],
+        "parts": list(board.parts_as_of),
     }
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _board(name: str, data: dict[str, Any]) -> Board:
+    return Board(
+        name=name,
+        as_of=int(data["as_of"]),
+        top=tuple(Listed(pid, nick, int(r), int(at)) for pid, nick, r, at in data["top"]),
+        histogram=tuple((int(r), int(n)) for r, n in data["hist"]),
+        parts_as_of=tuple(int(at) for at in data["parts"]),
+    )
+
+
+def _pack(data: Any) -> bytes:
+    return zlib.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(), 9)
+
+
+def board_attributes(board: Board, copy: int) -> dict[str, Any]:
+    """`at`: when its newest part was read, which orders the snapshots."""
     return {
         "pk": {"S": board_key(board.name, copy)},
-        "at": {"N": str(board.as_of)},
-        "d": {"B": zlib.compress(text.encode(), 9)},
+        "at": {"N": str(board.renewed_at)},
+        "d": {"B": _pack(_board_data(board))},
     }
 
 
 def board_from(item: dict[str, Any]) -> Board:
     name = item["pk"]["S"][len(BOARD_PREFIX) :].rsplit("#", 1)[0]
+    return _board(name, json.loads(zlib.decompress(item["d"]["B"])))
+
+
+def part_attributes(part: int, boards: Mapping[str, Board]) -> dict[str, Any]:
+    """One part's boards, built at one time: one item (a few tens of KB at a million players)."""
+    at = max((b.renewed_at for b in boards.values()), default=0)
+    return {
+        "pk": {"S": part_key(part)},
+        "at": {"N": str(at)},
+        "d": {"B": _pack({name: _board_data(b) for name, b in boards.items()})},
+    }
+
+
+def part_from(item: dict[str, Any]) -> tuple[int, dict[str, Board]]:
+    part = int(item["pk"]["S"][len(PART_PREFIX) :])
     data = json.loads(zlib.decompress(item["d"]["B"]))
-    return Board(
-        name=name,
-        as_of=int(item["at"]["N"]),
-        top=tuple(Listed(pid, nick, int(r), int(at)) for pid, nick, r, at in data["top"]),
-        histogram=tuple((int(r), int(n)) for r, n in data["hist"]),
-    )
+    return part, {name: _board(name, d) for name, d in data.items()}

@@ -41,12 +41,13 @@ from pynamodb.exceptions import TableDoesNotExist
 
 from api.storage.dynamo_errors import error_code
 from api.storage.repository import Unavailable
+from core.leaderboard import PARTS, part_of
 
 DUE_INDEX = "due"
 OPEN_INDEX = "fill"
 HISTORY_INDEX = "history"
 ACTIVE_INDEX = "active"
-ACTIVE_SHARDS = 16
+ACTIVE_SHARDS = PARTS  # the leaderboards read the active players part by part
 # What the leaderboards' snapshot reads of a player's statistics (api/storage/result_items.py).
 ACTIVE_ATTRIBUTES = ["nn", "rt", "ls"]
 DUE_SHARDS = 8
@@ -122,7 +123,7 @@ def lobby_due_shard(lobby_id: str) -> str:
 
 
 def active_shard(player_id: str) -> str:
-    return f"A#{zlib.crc32(player_id.encode()) % ACTIVE_SHARDS}"
+    return f"A#{part_of(player_id)}"
 
 
 def history_sort_key(finished_at: int, tournament_id: str) -> str:

@@ -127,8 +127,14 @@ class RepoProxy(Repository):
     def history(self, player_id, limit, after=None):  # type: ignore[no-untyped-def]
         return self._call("history", player_id, limit, after)
 
-    def active_players(self, since):  # type: ignore[no-untyped-def]
-        return self._call("active_players", since)
+    def active_players(self, since, part=None):  # type: ignore[no-untyped-def]
+        return self._call("active_players", since, part)
+
+    def get_parts(self):  # type: ignore[no-untyped-def]
+        return self._call("get_parts")
+
+    def save_part(self, part, boards):  # type: ignore[no-untyped-def]
+        return self._call("save_part", part, boards)
 
     def get_board(self, name):  # type: ignore[no-untyped-def]
         return self._call("get_board", name)

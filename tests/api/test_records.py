@@ -16,6 +16,7 @@ from api.config import Settings
 from api.service import Service
 from api.service.leaderboards import REFRESH_MS
 from api.storage.repository import Repository
+from core.leaderboard import ALL, PARTS
 from tests.api.conftest import BOTH, game_for
 from tests.api.helpers import JSON, FakeClock, Game, Player, leaks, winning_sometimes
 
@@ -284,3 +285,25 @@ def test_bots_have_a_record_but_no_place_on_the_boards(
     assert len(game.get("/v1/me/history", bots[0]).get_json()["entries"]) == 1
     board = game.get(ALL_BOARD, bots[0]).get_json()
     assert board["players"] == 0 and board["you"]["rank"] is None
+
+
+def test_r15_a_refresh_renews_the_stalest_parts_within_its_budget(
+    game: Game, service: Service, repo: Repository
+) -> None:
+    players = game.new_players(8)
+    play_one(game, players)
+    boards = service.leaderboards
+    start = game.clock.ms
+    boards.refresh(budget_s=0)  # no part yet: it reads them all
+    assert {max(b.as_of for b in p.values()) for p in repo.get_parts().values()} == {start}
+    for i in range(1, PARTS + 1):
+        game.clock.advance(1_000)
+        boards.refresh(budget_s=0)  # then one part a refresh, the stalest
+        times = sorted(max(b.as_of for b in p.values()) for p in repo.get_parts().values())
+        assert times == sorted([start] * (PARTS - i) + [start + 1_000 * k for k in range(1, i + 1)])
+        snapshot = repo.get_board(ALL)
+        assert snapshot is not None and snapshot.players == 8
+        assert snapshot.as_of == min(times) and sorted(snapshot.parts_as_of) == times
+    ratings = {p.id: game.me(p)["rating"] for p in players}
+    mine = game.get(ALL_BOARD, players[2]).get_json()["you"]
+    assert mine["rank"] == 1 + sum(r > ratings[players[2].id] for r in ratings.values())

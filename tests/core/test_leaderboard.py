@@ -5,7 +5,20 @@ from __future__ import annotations
 
 import random
 
-from core.leaderboard import ALL, TOP, WINDOW_MS, Board, Entry, build, counted_at, on_board, rank
+from core.leaderboard import (
+    ALL,
+    PARTS,
+    TOP,
+    WINDOW_MS,
+    Board,
+    Entry,
+    build,
+    counted_at,
+    merge,
+    on_board,
+    part_of,
+    rank,
+)
 from core.results import Result
 from core.stats import Stats, add
 
@@ -71,8 +84,8 @@ def test_a_rank_compares_the_rating_now_with_the_others_in_the_snapshot() -> Non
     board = board_of(NOW - 60_000, [1200, 1150, 1100, 1000])
     # The snapshot was taken after my result: it counted me at 1100, which is not above me.
     assert counted_at(me, ALL, board.as_of) == 1100
-    assert rank(board, me, NOW) == 3  # two rated higher; the other 1100 shares my place (D1)
-    assert rank(board, me, NOW + 28 * DAY) is None  # no tournament in the last 30 days
+    assert rank(board, "me", me, NOW) == 3  # two rated higher; the other 1100 shares my place (D1)
+    assert rank(board, "me", me, NOW + 28 * DAY) is None  # no tournament in the last 30 days
     assert not on_board(me, "de", NOW) and on_board(me, "en", NOW)
 
 
@@ -94,14 +107,14 @@ def test_a_result_after_the_snapshot_is_not_counted_above_oneself() -> None:
     )
     for name in (ALL, "en"):
         assert counted_at(me, name, as_of) == 1250
-        assert rank(board[name], me, NOW) == 2
+        assert rank(board[name], "me", me, NOW) == 2
 
 
 def test_a_first_result_after_the_snapshot_was_not_in_it() -> None:
     as_of = NOW - 30_000
     me = stats_after((result(NOW - 10_000, 1000, 975, "de"), NOW - 10_000))
     assert counted_at(me, ALL, as_of) is None and counted_at(me, "de", as_of) is None
-    assert rank(board_of(as_of, [1200, 1000, 950]), me, NOW) == 3
+    assert rank(board_of(as_of, [1200, 1000, 950]), "me", me, NOW) == 3
 
 
 def test_another_languages_board_kept_its_count_of_the_player() -> None:
@@ -130,6 +143,49 @@ def test_two_results_since_the_snapshot_are_beyond_what_the_stats_tell() -> None
 def test_bots_are_on_no_board() -> None:
     bot = add(None, result(NOW - DAY, 1000, 1025), "bot", True, NOW - DAY)
     assert not on_board(bot, ALL, NOW) and counted_at(bot, ALL, NOW) is None
-    assert rank(board_of(NOW, [1100]), bot, NOW) is None
-    assert rank(board_of(NOW, [1100]), None, NOW) is None
+    assert rank(board_of(NOW, [1100]), "bot", bot, NOW) is None
+    assert rank(board_of(NOW, [1100]), "x", None, NOW) is None
     assert WINDOW_MS == 30 * DAY
+
+
+def test_boards_built_in_parts_and_merged_are_the_boards_of_everyone() -> None:
+    rng = random.Random(7)
+    languages = ["en", "de", "uz"]
+    entries = []
+    for i in range(600):
+        played = {lang: NOW - rng.randint(0, 40) * DAY for lang in rng.sample(languages, 2)}
+        entries.append(entry(f"p{i:04d}", rng.randint(800, 1300), **played))
+    names = [ALL, *languages]
+    whole = build(entries, NOW, names)
+    parts = [
+        build([e for e in entries if part_of(e.player_id) == k], NOW - k, names)
+        for k in range(PARTS)
+    ]
+    ages = tuple(NOW - k for k in range(PARTS))
+    for name in names:
+        merged = merge(name, [p[name] for p in parts], ages)
+        assert merged.top == whole[name].top and merged.histogram == whole[name].histogram
+        assert merged.as_of == NOW - (PARTS - 1) and merged.as_of_part(3) == NOW - 3
+    assert whole[ALL].as_of_part(5) == NOW  # one part: everyone's time
+
+
+def test_a_rank_uses_the_time_the_players_own_part_was_read() -> None:
+    """Parts are read at different times: whether the snapshot holds my old rating depends on
+    when my part was read, not on the oldest part."""
+    me = stats_after(
+        (result(NOW - 2 * DAY, 1000, 1250), NOW - 2 * DAY),
+        (result(NOW - 10_000, 1250, 1180), NOW - 10_000),
+    )
+    old_me = [Entry("me", "me", 1250, NOW - 2 * DAY, {"en": NOW - 2 * DAY})]
+    other = [entry("o", 1200, en=NOW - DAY)]
+    mine, theirs = part_of("me"), part_of("o")
+    assert mine != theirs
+    read_at = [NOW - 60_000] * PARTS
+    read_at[mine] = NOW - 30_000  # my part was read before my latest result
+    parts = [build(old_me, NOW - 30_000, [ALL]), build(other, NOW - 60_000, [ALL])]
+    board = merge(ALL, [p[ALL] for p in parts], tuple(read_at))
+    assert board.as_of == NOW - 60_000 and board.as_of_part(mine) == NOW - 30_000
+    assert rank(board, "me", me, NOW) == 2  # only "o" is above me: my old self is not
+    read_at[mine] = NOW - 5_000  # had it been read after, the snapshot would hold me now
+    later = merge(ALL, [p[ALL] for p in parts], tuple(read_at))
+    assert counted_at(me, ALL, later.as_of_part(mine)) == 1180

@@ -12,7 +12,7 @@ from api.storage.items import to_item
 from api.storage.meter import item_size, write_units
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Conflict, Put, Repository
-from core.leaderboard import ALL, Board, Listed
+from core.leaderboard import ALL, PARTS, Board, Listed, part_of
 from core.results import Result
 from core.stats import RATING_POINTS, Stats, add
 from tests.storage.factories import finished_tournament, player
@@ -167,6 +167,10 @@ def test_active_players_are_the_players_who_finished_since(repo: Repository) -> 
         e = found[pid]
         assert (e.nickname, e.rating, e.last_played) == (s.nickname, s.rating, s.last_played)
         assert e.languages == s.languages
+    by_part = [e.player_id for k in range(PARTS) for e in repo.active_players(since, k)]
+    assert sorted(by_part) == sorted(found)  # the parts split the players, one part each
+    for k in (0, 5):
+        assert all(part_of(e.player_id) == k for e in repo.active_players(since, k))
 
 
 def test_a_new_result_moves_a_player_in_the_active_index(repo: Repository) -> None:
@@ -182,7 +186,8 @@ def test_a_new_result_moves_a_player_in_the_active_index(repo: Repository) -> No
 
 def board(as_of: int, name: str = ALL, top: int = 3) -> Board:
     lines = tuple(Listed(f"p{i}", f"Zoë {i}", 1500 - i, as_of - i) for i in range(top))
-    return Board(name, as_of, lines, tuple((1500 - i, 1 + i % 3) for i in range(top + 40)))
+    counts = tuple((1500 - i, 1 + i % 3) for i in range(top + 40))
+    return Board(name, as_of, lines, counts, tuple(as_of - k for k in range(top % 3)))
 
 
 def test_board_snapshots_are_replaced_only_by_newer_ones(repo: Repository) -> None:
@@ -200,6 +205,19 @@ def test_board_snapshots_are_replaced_only_by_newer_ones(repo: Repository) -> No
         assert repo.get_board(ALL) == newer
     assert repo.get_board("de") == board(NOW, "de", top=0)
     assert repo.get_board("fr") is None
+
+
+def test_part_snapshots_are_replaced_only_by_newer_ones(repo: Repository) -> None:
+    assert repo.get_parts() == {}
+    first = {ALL: board(NOW, top=100), "de": board(NOW, "de", top=2)}
+    repo.save_part(3, first)
+    repo.save_part(15, {ALL: board(NOW + 5, top=1), "de": board(NOW + 5, "de", top=0)})
+    repo.save_part(3, {ALL: board(NOW - 1), "de": board(NOW - 1, "de")})  # older: ignored
+    parts = repo.get_parts()
+    assert sorted(parts) == [3, 15] and parts[3] == first
+    newer = {ALL: board(NOW + 60_000, top=4), "de": board(NOW + 60_000, "de", top=4)}
+    repo.save_part(3, newer)
+    assert repo.get_parts()[3] == newer
 
 
 def test_only_one_refresh_is_claimed_at_a_time(repo: Repository) -> None:

@@ -153,7 +153,11 @@ RECORD_SCHEMAS: JSON = {
                 "description": "`all`, or the word language asked for.",
                 "examples": ["all", "en"],
             },
-            "as_of": {**_MS, "description": "When the snapshot was taken (about every minute)."},
+            "as_of": {
+                **_MS,
+                "description": "How old the snapshot is: the players are read in parts, the "
+                "stalest anew about every minute, and this is when the oldest part was read.",
+            },
             "window_days": {"type": "integer", "const": 30},
             "players": {
                 "type": "integer",

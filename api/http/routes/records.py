@@ -8,7 +8,6 @@ from api.http.caching import JSON_ENCODER, not_modified
 from api.http.requests import caller
 from api.service import Service
 from api.service import errors as svc
-from api.service.leaderboards import board_etag
 from api.service.results import MAX_PAGE, PAGE
 
 # A finished tournament's results never change: any cache may keep them (a day, then it asks
@@ -73,9 +72,8 @@ def install(app: Flask, service: Service) -> None:
         language = request.args.get("language")
         signed_in = "HTTP_AUTHORIZATION" in request.environ
         player = caller(service) if signed_in else None
-        view = service.leaderboards.board(language, player)
+        view, etag = service.leaderboards.board(language, player)
         if signed_in:  # with the caller's own rank
             return _json(view, {"Cache-Control": "private, no-cache", "Vary": "Authorization"})
-        etag = board_etag(view)
         headers = {"ETag": etag, "Cache-Control": BOARD_CACHE, "Vary": "Authorization"}
         return _json(view, headers, 304 if not_modified(etag) else 200)
