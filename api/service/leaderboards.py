@@ -2,16 +2,19 @@
 last 30 days, for everyone and per language, and the caller's own rank (core/leaderboard.py).
 
 Nothing here scans the players. Each place fixed moves the player's entry in the sparse, sharded
-`active` index (their statistics, written in the same transaction). Once a minute, the sweep's
-refresh (claimed by one caller at a time) reads the index from 30 days ago on, builds every
-board in one pass (the top 100 and how many players hold each rating) and stores them as
-snapshots, in copies. A request reads one copy of one snapshot; with a token, also the caller's
-statistics, and their rank is a count over the snapshot's histogram.
+`active` index (their statistics, written in the same transaction). The players fall in 16 parts
+(the index's shards); the boards of each part are built from that part alone and stored. Once a
+minute the sweep's refresh (claimed by one caller at a time) reads the stalest parts anew, as
+many as its time budget allows and at least one, merges every part into every board (the top 100
+and how many players hold each rating) and stores them as snapshots, in copies. A request reads
+one copy of one snapshot; with a token, also the caller's statistics, and their rank is a count
+over the snapshot's histogram.
 
-How exact: the top 100 and the other players' ratings are as of the snapshot (`as_of`, at most
-a refresh interval old); the caller's own rating is as of now, and the caller is never counted
-above themselves. Off by at most one place when the caller had two results recorded since the
-snapshot, or one while it was being built.
+How exact: the top 100 and the other players' ratings are as of when their parts were read
+(`as_of` is the oldest part's time); the caller's own rating is as of now, and the caller is
+never counted above themselves (what their part held of them follows from when it was read).
+Off by at most one place when the caller had two results recorded since their part was read, or
+one while it was being read.
 """
 
 from __future__ import annotations
