@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 import wordlists
+from api.http.app import create_app
 from api.progress import Progress
 from api.service import Service
+from api.service.context import Context
 from api.storage.dynamo import DynamoRepository
 from api.storage.items import to_item
 from api.storage.meter import Meter, item_size, write_units
@@ -96,9 +98,17 @@ def _veteran(rng: random.Random, pid: str, now: int) -> tuple[list[dict[str, Any
     return items, stats
 
 
-def run(
-    client: Any, repo: DynamoRepository, service: Service, now: Callable[[], int], tid: str
-) -> None:
+def run(repo: DynamoRepository, tid: str) -> None:
+    """On the table of the tournament `tid` just played (limits off, as the units above)."""
+    record = repo.get_tournament(tid)
+    assert record is not None and record.tournament.finished_at is not None
+    at = record.tournament.finished_at + 60_000
+
+    def now() -> int:
+        return at
+
+    service = Service(Context(repo, repo.settings, clock=now))
+    client = create_app(service).test_client()
     rng = random.Random(14)
     made = client.post("/v1/players").get_json()
     auth = {"Authorization": f"Bearer {made['token']}"}
