@@ -307,3 +307,21 @@ def test_r15_a_refresh_renews_the_stalest_parts_within_its_budget(
     ratings = {p.id: game.me(p)["rating"] for p in players}
     mine = game.get(ALL_BOARD, players[2]).get_json()["you"]
     assert mine["rank"] == 1 + sum(r > ratings[players[2].id] for r in ratings.values())
+
+
+def test_d10_a_tournament_finished_by_time_alone_has_its_summary_at_once(
+    make_app: Callable[..., Flask], repo: Repository, clock: FakeClock, settings: Settings
+) -> None:
+    """Everyone fell silent and nobody polls (D9, D10): the tournament is over by the clock
+    before anything saved it; its summary says so, and the places it fixed are recorded.
+    (Without the outage watch: an hour with no request at all would count as an outage.)"""
+    app = make_app(repo, settings=replace(settings, outage_gap_ms=0))
+    game = game_for(app, clock, repo)
+    players = game.new_players(8)
+    tid = game.queue(players)
+    assert summary(game.client, tid).status_code == 404
+    game.clock.advance(3_600_000)  # long past every window
+    r = summary(game.client, tid)
+    assert r.status_code == 200, r.get_json()
+    assert all(p["left"] for p in r.get_json()["players"])
+    assert game.get("/v1/me/stats", players[0]).get_json()["tournaments_played"] == 1
