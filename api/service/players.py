@@ -14,7 +14,7 @@ from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.limits import Budget
 from api.service.where import where
 from api.storage.records import PlayerRecord
-from api.storage.repository import Put
+from api.storage.repository import Put, Write
 from core.errors import GameError
 from core.rating import START_RATING
 
@@ -143,7 +143,10 @@ class Players:
                         reason="look_alike",
                     )
             updated = replace(current, nickname=cleaned)
-            self.ctx.repo.commit([Put(updated)])
+            writes: list[Write] = [Put(updated)]
+            for found in self.ctx.repo.get_stats([current.id]):  # the leaderboards' name
+                writes.append(Put(replace(found, stats=replace(found.stats, nickname=cleaned))))
+            self.ctx.repo.commit(writes)
             return replace(updated, version=updated.version + 1)
 
         return retry_on_conflict(attempt)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import wordlists
-from api.service import errors, names, where
+from api.service import errors, names, results, where
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put, Write
@@ -150,7 +150,8 @@ class Tournaments:
         was_out = {p.id for p in record.tournament.players if p.lives == 0}
         out = {p.id for p in after.players if p.lives == 0} - was_out
         if fixed or out:
-            for p in self.ctx.repo.get_players(sorted(out | fixed.keys())):
+            found = self.ctx.repo.get_players(sorted(out | fixed.keys()))
+            for p in found:
                 # D14: out is free at once (unless already seated in a newer tournament).
                 changed = replace(
                     p, tournament_id=None if p.tournament_id == after.id else p.tournament_id
@@ -162,6 +163,8 @@ class Tournaments:
                     )
                 if changed != p:
                     writes.append(Put(changed))
+            # R16: the history line and the statistics, exactly once with the rating.
+            writes += results.place_writes(self.ctx, after, [p for p in found if p.id in fixed])
         self.ctx.repo.commit(writes)
         return replace(updated, version=record.version + 1)
 
@@ -204,6 +207,20 @@ class Tournaments:
         self._touch(snapshot, player.id)
         t = snapshot.tournament
         return views.closed_rounds(t), views.history_view(t)
+
+    def summary(self, tournament_id: str) -> tuple[int, dict[str, Any]]:
+        """The public results (anyone may read them, no token): only once finished, after
+        which they never change; with the version they were read at."""
+        if is_id(tournament_id, "t"):  # a finished one never changes: no need to advance it
+            stored = guarded(lambda: self.ctx.repo.get_tournament(tournament_id))
+            if stored is not None and stored.tournament.finished_at is not None:
+                return stored.version, views.summary_view(stored.tournament)
+        snapshot = self.advance(tournament_id)  # finished by now, with nobody there to see?
+        if snapshot.tournament.finished_at is None:
+            raise errors.NotFound(
+                f"tournament {tournament_id} has not finished yet", code="not_finished"
+            )
+        return snapshot.record.version, views.summary_view(snapshot.tournament)
 
     def guess(
         self,

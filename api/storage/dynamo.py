@@ -2,8 +2,9 @@
 
 The table and its indexes: api/storage/table.py. The items and their mapping to records:
 api/storage/items.py. Conditional writes and their retries: api/storage/writes.py. Rate-limit
-counters and storage's heartbeat: api/storage/small_items.py. What each call would cost is
-metered from item sizes (api/storage/meter.py).
+counters and storage's heartbeat: api/storage/small_items.py. Players' records (history,
+statistics, leaderboards): api/storage/dynamo_results.py. What each call would cost is metered
+from item sizes (api/storage/meter.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pynamodb.expressions.update import Action
 
 from api.config import Settings
 from api.storage.dynamo_errors import STORE_ERRORS, botocore_response, translate, translated
+from api.storage.dynamo_results import ResultsStore
 from api.storage.items import (
     GroupItem,
     LobbyItem,
@@ -80,7 +82,7 @@ from api.storage.writes import (
 PLAYER_ITEM_BYTES = 300  # about a player item's size, to meter touch_player (one write unit)
 
 
-class DynamoRepository(Repository):
+class DynamoRepository(ResultsStore, Repository):
     def __init__(
         self,
         settings: Settings,
@@ -151,7 +153,7 @@ class DynamoRepository(Repository):
                 found[record.id] = record
         return [found[pid] for pid in player_ids if pid in found]
 
-    def _batch_get(self, pks: list[str]) -> list[dict[str, Any]]:
+    def _batch_get(self, pks: list[str], operation: str = "get_players") -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
         pending: list[Any] = [{"pk": pk} for pk in pks]
         for attempt in range(8):
@@ -166,7 +168,7 @@ class DynamoRepository(Repository):
             pending = data.get("UnprocessedKeys", {}).get(self.table_name, {}).get("Keys", [])
             misses = asked - len(got) - len(pending)  # a key that is not there costs the minimum
             units = sum(read_units(item_size(i)) for i in got) + misses * read_units(0)
-            self.meter.record("get_players", read=units)
+            self.meter.record(operation, read=units)
             items += got
         if pending:
             raise Unavailable("DynamoDB left keys unprocessed (throttling)")

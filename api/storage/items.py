@@ -4,6 +4,8 @@ Attribute names are short on purpose: the 400 KB item limit and the billed item 
 The models are not bound to a table (no Meta): the repository sends their serialized form
 through its own `TableConnection`, so one process can talk to several tables (tests do).
 
+Players' history lines and statistics: api/storage/result_items.py.
+
 Every record item carries its version `v` (each write is conditional on it) and the id `w` of
 the commit that wrote it last, by which a retried write recognises that it had already landed
 (see api/storage/writes.py).
@@ -25,13 +27,17 @@ from pynamodb.attributes import (
 )
 from pynamodb.models import Model
 
+from api.storage.item_base import Item
 from api.storage.records import (
     GroupRecord,
+    HistoryRecord,
     LobbyRecord,
     PlayerRecord,
     Record,
+    StatsRecord,
     TournamentRecord,
 )
+from api.storage.result_items import HISTORY_PREFIX, STATS_PREFIX, history_item, stats_item
 from api.storage.table import (
     due_shard,
     lobby_due_shard,
@@ -43,12 +49,6 @@ from api.storage.table import (
 from core.groups import Group
 from core.lobby import Lobby, LobbySeat, heard_from
 from core.serialization import from_dict, to_dict
-
-
-class Item(Model):
-    pk = UnicodeAttribute(hash_key=True)
-    v = NumberAttribute()
-    w = UnicodeAttribute(null=True)  # write id of the commit that wrote it last
 
 
 class PlayerItem(Item):
@@ -116,6 +116,8 @@ _PREFIX: dict[type, str] = {
     LobbyRecord: "L#",
     TournamentRecord: "T#",
     GroupRecord: "G#",
+    HistoryRecord: HISTORY_PREFIX,
+    StatsRecord: STATS_PREFIX,
 }
 
 
@@ -273,5 +275,9 @@ def to_item(
         return _lobby_item(record, version, write_id)
     if isinstance(record, GroupRecord):
         return _group_item(record, version, write_id)
+    if isinstance(record, HistoryRecord):
+        return history_item(record, version, write_id)
+    if isinstance(record, StatsRecord):
+        return stats_item(record, version, write_id)
     stamps = dict(record.contacts) if contacts is None else contacts
     return tournament_item(record, version, pack_tournament(record), stamps, write_id)

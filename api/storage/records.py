@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from core.groups import Group
 from core.lobby import Lobby
+from core.results import Result
+from core.stats import Stats
 from core.tournament import Tournament
 
 
@@ -85,4 +87,31 @@ class ClockRecord:
     outages: tuple[tuple[int, int], ...] = ()
 
 
-Record = PlayerRecord | LobbyRecord | TournamentRecord | GroupRecord
+@dataclass(frozen=True, slots=True)
+class HistoryRecord:
+    """A line of a player's history: their result in one tournament, written once, in the
+    transaction that fixed their place (R16)."""
+
+    player_id: str
+    result: Result
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return f"{self.player_id}#{self.result.tournament_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRecord:
+    """A player's statistics, updated in the same transaction as each history line."""
+
+    player_id: str
+    stats: Stats
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.player_id
+
+
+Record = PlayerRecord | LobbyRecord | TournamentRecord | GroupRecord | HistoryRecord | StatsRecord

@@ -121,6 +121,30 @@ class RepoProxy(Repository):
     def count(self, key, window, window_ms, add):  # type: ignore[no-untyped-def]
         return self._call("count", key, window, window_ms, add)
 
+    def get_stats(self, player_ids):  # type: ignore[no-untyped-def]
+        return self._call("get_stats", player_ids)
+
+    def history(self, player_id, limit, after=None):  # type: ignore[no-untyped-def]
+        return self._call("history", player_id, limit, after)
+
+    def active_players(self, since, part=None):  # type: ignore[no-untyped-def]
+        return self._call("active_players", since, part)
+
+    def get_parts(self):  # type: ignore[no-untyped-def]
+        return self._call("get_parts")
+
+    def save_part(self, part, boards):  # type: ignore[no-untyped-def]
+        return self._call("save_part", part, boards)
+
+    def get_board(self, name):  # type: ignore[no-untyped-def]
+        return self._call("get_board", name)
+
+    def save_board(self, board):  # type: ignore[no-untyped-def]
+        return self._call("save_board", board)
+
+    def claim_refresh(self, now, every_ms):  # type: ignore[no-untyped-def]
+        return self._call("claim_refresh", now, every_ms)
+
     def ping(self) -> None:
         return self._call("ping")
 

@@ -1,5 +1,6 @@
 """`wordle-tournament bench api`: DynamoDB units per request, response sizes, what the queue
-costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), and the poll handler's speed.
+costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' records (history,
+statistics, summary, leaderboards: api/cli/bench/records.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -24,7 +25,7 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
-from api.cli.bench import queue
+from api.cli.bench import queue, records
 from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
@@ -43,7 +44,9 @@ T0 = 1_760_000_000_000
 
 
 def register(bench: Any) -> None:
-    parser = bench.add_parser("api", help="DynamoDB units per poll/guess/tournament, poll speed")
+    parser = bench.add_parser(
+        "api", help="DynamoDB units per request (play, history, stats, leaderboards), poll speed"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--polls", type=int, default=2000, help="polls to time")
     add_store_option(parser)
@@ -226,9 +229,9 @@ def _poll_speed(polls: int, rate_limits: bool = False) -> tuple[float, float, fl
 
     url = f"/v1/tournaments/{tid}/state"
     poll_us = timed(lambda: client.get(url, headers=headers[next(turn) % len(headers)]).status_code)
-    unchanged = [
-        {**h, "If-None-Match": client.get(url, headers=h).headers["ETag"]} for h in headers
-    ]
+    # A player whose poll budget ran out (the clock stands still) answers 429, without an ETag.
+    etags = [(h, client.get(url, headers=h).headers.get("ETag")) for h in headers]
+    unchanged = [{**h, "If-None-Match": etag} for h, etag in etags if etag is not None]
     not_modified_us = timed(
         lambda: client.get(url, headers=unchanged[next(turn) % len(unchanged)]).status_code
     )
@@ -331,6 +334,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
     _print_sizes(sizes)
+    records.run(repo, tid)
     repo.delete_table()
     queue_repo = DynamoRepository(replace(settings, table_name=f"{settings.table_name}-queue"))
     queue_repo.create_table()

@@ -3,30 +3,18 @@ the history of the rounds played."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
 from api.http import polling
+from api.http.caching import JSON_ENCODER as _JSON
+from api.http.caching import not_modified as _not_modified
 from api.http.requests import body, caller, integer
 from api.service import Service, where
 from api.service import errors as svc
 from api.service.tournaments import DUEL_ID, Snapshot
 from api.storage.records import PlayerRecord
-
-# One encoder for every state body: compact, and without the cycle check (views are trees).
-_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
-
-
-def _etags(header: str) -> set[str]:
-    """The entity tags of an If-None-Match header (weak ones compare by their opaque part)."""
-    return {tag.strip().removeprefix("W/") for tag in header.split(",")}
-
-
-def _not_modified(etag: str) -> bool:
-    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
-    return bool(wanted) and (wanted.strip() == "*" or etag in _etags(wanted))
 
 
 def _watching() -> str | None:
