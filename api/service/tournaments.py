@@ -232,8 +232,10 @@ class Tournaments:
     ) -> tuple[Snapshot, dict[str, Any]]:
         if isinstance(row, bool) or not isinstance(row, int) or row < 0:
             raise errors.BadRequest("row must be a board row number (0-based)")
-        if not isinstance(word, str) or not word.strip() or len(word) > 64:
+        if not isinstance(word, str) or not word or len(word) > 64:
             raise errors.BadRequest("word must be a non-empty string")
+        if not word.strip():  # well-formed, but no letter to play (R13: the guess uses nothing)
+            raise errors.Invalid("type a word before sending it", code="invalid_characters")
         if duel_id is not None and (not isinstance(duel_id, str) or not DUEL_ID.fullmatch(duel_id)):
             raise errors.BadRequest("duel must be a duel id such as 'r3d2'")
 
