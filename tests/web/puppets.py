@@ -17,7 +17,7 @@ from api.bots.client import BotClient
 from api.bots.http import Http
 from api.service.tournaments import with_contacts
 from core.duel import Duel
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 from tests.api.helpers import fillers
 
 JSON = dict[str, Any]
