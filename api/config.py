@@ -23,6 +23,23 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> int:
     return int(value * 1000)
 
 
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, not {raw!r}")
+    return int(raw)
+
+
+# Bounds of workable timers (see Settings.problems).
+MIN_TURN_MS = 1_000
+# Polls are advised up to two thirds of the window apart (api/http/polling.py): under 10 s, the
+# last third leaves a polling client too little time for a slow network or a retried request.
+MIN_RECONNECT_MS = 10_000
+MAX_INTRO_MS = 600_000
+MIN_OUTAGE_GAP_MS = 2_000
+
 DEFAULT_TABLE = "wordle-tournament"
 DEFAULT_REGION = "us-east-1"
 DEFAULT_PORT = 8000
@@ -58,8 +75,11 @@ class Settings:
     region: str = DEFAULT_REGION
     timing: Timing = field(default_factory=Timing)
     port: int = DEFAULT_PORT
-    contact_coalesce_ms: int = 10_000  # at most one last-contact write per player per 10 s
     rate_limits: bool = True
+    creations_per_minute: int = 600  # the global ceiling on new players (sybils farm ratings)
+    # Storage outages longer than this are recorded and paused (api/service/outages.py).
+    # None: derived from the reconnect window; 0: not detected at all.
+    outage_gap_ms: int | None = None
     # Practice bots. Only `make run` starts a bot pool; a deployment has none.
     bots: bool = False
     bot_fill_ms: int = 15_000  # a person's lobby waits this long before bots fill it
@@ -67,7 +87,58 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The settings of this process; refuses, with the reason, settings that cannot work."""
         env = os.environ if env is None else env
+        settings = cls._read(env)
+        problems = settings.problems()
+        if problems:
+            raise ValueError("settings that cannot work: " + "; ".join(problems))
+        return settings
+
+    @property
+    def outage_gap(self) -> int:
+        """A gap in storage's heartbeat longer than this is an outage: a third of the reconnect
+        window, at most 20 s. Clients are advised to poll at least every two thirds of a window
+        (api/http/polling.py), so a polling player survives any outage up to a third."""
+        if self.outage_gap_ms is not None:
+            return self.outage_gap_ms
+        return max(MIN_OUTAGE_GAP_MS, min(20_000, self.timing.reconnect_ms // 3))
+
+    @property
+    def heartbeat_ms(self) -> int:
+        """How often a busy instance refreshes its view of the heartbeat (and beats it)."""
+        return max(1, self.outage_gap // 2 - 500)
+
+    def problems(self) -> list[str]:
+        """What makes these settings unworkable for real players (empty when they are fine).
+
+        Tests may build Settings with tinier timers directly; the environment may not."""
+        t = self.timing
+        found = []
+        if t.turn_ms < MIN_TURN_MS:
+            found.append(f"WT_TURN_SECONDS must be at least {MIN_TURN_MS / 1000:g} (R10)")
+        if t.reconnect_ms < MIN_RECONNECT_MS:
+            found.append(
+                f"WT_RECONNECT_SECONDS must be at least {MIN_RECONNECT_MS / 1000:g}: clients "
+                "are advised to poll up to two thirds of the window apart, and a polling client "
+                "must never look disconnected because of a slow request (R21, D9)"
+            )
+        if self.outage_gap_ms and self.outage_gap_ms < MIN_OUTAGE_GAP_MS:
+            found.append(
+                f"WT_OUTAGE_SECONDS must be 0 (off) or at least {MIN_OUTAGE_GAP_MS / 1000:g}: "
+                "busy instances read storage's heartbeat about twice per gap"
+            )
+        if self.outage_gap_ms and self.outage_gap_ms > t.reconnect_ms // 3:
+            found.append(
+                "WT_OUTAGE_SECONDS must be at most a third of the reconnect window: shorter "
+                "outages are not paused, and a player polling as advised must survive them (D9)"
+            )
+        if t.intro_ms > MAX_INTRO_MS:
+            found.append(f"WT_INTRO_SECONDS must be at most {MAX_INTRO_MS / 1000:g} (R2)")
+        return found
+
+    @classmethod
+    def _read(cls, env: Mapping[str, str]) -> Settings:
         return cls(
             table_name=env.get("WT_TABLE", DEFAULT_TABLE),
             store=_store(env.get("WT_STORE")),
@@ -81,6 +152,12 @@ class Settings:
             ),
             port=_port(env.get("WT_PORT")),
             rate_limits=env.get("WT_RATE_LIMITS", "1") != "0",
+            creations_per_minute=_count(env, "WT_CREATIONS_PER_MINUTE", 600),
+            outage_gap_ms=(
+                None
+                if env.get("WT_OUTAGE_SECONDS") in (None, "")
+                else _seconds(env, "WT_OUTAGE_SECONDS", 0)
+            ),
             bots=env.get("WT_BOTS", "0") != "0",
             bot_fill_ms=_seconds(env, "WT_BOT_FILL_SECONDS", 15),
             bot_key=env.get("WT_BOT_KEY") or None,

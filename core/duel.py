@@ -40,6 +40,9 @@ class Duel:
     ended_at: int | None = None
     winner: str | None = None  # None once ended means a draw (R14)
     forfeit: bool = False  # D8: the loser left
+    # Storage outage time added to the current turn (core/outages.py): a turn that nobody
+    # could play is not a skip. Back to 0 with the next turn.
+    held_ms: int = 0
 
     @property
     def over(self) -> bool:
@@ -62,7 +65,7 @@ class Duel:
         """When the current turn times out, or None once the duel is over."""
         if self.ended_at is not None:
             return None
-        return self.turn_started_at + self.turn_ms
+        return self.turn_started_at + self.turn_ms + self.held_ms
 
     @property
     def loser(self) -> str | None:
@@ -82,7 +85,7 @@ def expire(duel: Duel, now: int) -> Duel:
     """Skip every turn whose deadline is at or before `now` (R11); a full board is a draw (R14)."""
     if duel.ended_at is not None:
         return duel
-    deadline = duel.turn_started_at + duel.turn_ms
+    deadline = duel.turn_started_at + duel.turn_ms + duel.held_ms
     if deadline > now:
         return duel
     turns = list(duel.turns)
@@ -142,4 +145,5 @@ def forfeit(duel: Duel, leaver: str, now: int) -> Duel:
         now,
         duel.opponent(leaver),
         True,
+        duel.held_ms,
     )

@@ -175,8 +175,13 @@ class MembersBusy(GameError):
 
 
 class InvalidNickname(GameError):
+    """R25: why a nickname is refused, as a stable `reason` a client can explain in its own
+    language: "length", "invisible", "characters" (with the `characters` refused), "letter",
+    "blocked" (a blocked word), or "look_alike" (the service's check against its neighbours)."""
+
     code = "invalid_nickname"
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, message: str, reason: str, characters: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
         self.reason = reason
+        self.characters = characters

@@ -63,12 +63,15 @@ def validate(
     cleaned = " ".join(unicodedata.normalize("NFC", name).split())
     if not MIN_LENGTH <= len(cleaned) <= MAX_LENGTH:
         raise errors.InvalidNickname(
-            f"a nickname has {MIN_LENGTH} to {MAX_LENGTH} characters, not {len(cleaned)}"
+            f"a nickname has {MIN_LENGTH} to {MAX_LENGTH} characters, not {len(cleaned)}",
+            "length",
         )
     fillers = sorted({c for c in cleaned if is_filler(c)})
     if fillers:
         shown = ", ".join(f"U+{ord(c):04X}" for c in fillers)
-        raise errors.InvalidNickname(f"a nickname may not contain invisible characters ({shown})")
+        raise errors.InvalidNickname(
+            f"a nickname may not contain invisible characters ({shown})", "invisible"
+        )
     bad = sorted(
         {
             c
@@ -77,9 +80,11 @@ def validate(
         }
     )
     if bad:
-        raise errors.InvalidNickname(f"a nickname may not contain {''.join(bad)!r}")
+        raise errors.InvalidNickname(
+            f"a nickname may not contain {''.join(bad)!r}", "characters", tuple(bad)
+        )
     if not any(unicodedata.category(c)[0] == "L" for c in cleaned):
-        raise errors.InvalidNickname("a nickname needs at least one letter")
+        raise errors.InvalidNickname("a nickname needs at least one letter", "letter")
     if blocked_word(cleaned, blocked, table or {}) is not None:
-        raise errors.InvalidNickname("this nickname contains a word that is not allowed")
+        raise errors.InvalidNickname("this nickname contains a word that is not allowed", "blocked")
     return cleaned

@@ -10,7 +10,7 @@ from typing import Any
 
 from core.duel import Duel, Turn, Word
 from core.timing import Timing
-from core.tournament import Player, Round, Tournament
+from core.tournament_state import Player, Round, Tournament
 
 FORMAT = 1
 
@@ -83,12 +83,14 @@ def to_dict(t: Tournament) -> dict[str, Any]:
                             ]
                             for turn in d.turns
                         ],
+                        *([d.held_ms] if d.held_ms else []),
                     ]
                     for d in r.duels
                 ],
             ]
             for r in t.rounds
         ],
+        **({"ab": [[s - base, e - base] for s, e in t.absorbed]} if t.absorbed else {}),
     }
 
 
@@ -145,8 +147,9 @@ def from_dict(data: dict[str, Any]) -> Tournament:
                         ended_at=_opt_in(d_end, base),
                         winner=None if winner is None else ids[winner],
                         forfeit=bool(forfeited),
+                        held_ms=held[0] if held else 0,
                     )
-                    for did, pair, secret, d_end, winner, forfeited, turns in duels
+                    for did, pair, secret, d_end, winner, forfeited, turns, *held in duels
                 ),
             )
         )
@@ -159,4 +162,5 @@ def from_dict(data: dict[str, Any]) -> Tournament:
         players=players,
         rounds=tuple(rounds),
         finished_at=_opt_in(data["end"], base),
+        absorbed=tuple((s + base, e + base) for s, e in data.get("ab", ())),
     )

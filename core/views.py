@@ -6,7 +6,7 @@ from typing import Any
 
 from core import standings
 from core.duel import Duel, Turn
-from core.tournament import Player, Round, Tournament
+from core.tournament_state import Player, Round, Tournament
 
 JSON = dict[str, Any]
 
@@ -159,6 +159,37 @@ def history_view(t: Tournament) -> JSON:
             }
         )
     return {"id": t.id, "rounds": rounds}
+
+
+def summary_view(t: Tournament) -> JSON:
+    """The public results of a finished tournament (D1, R8, R16, D4): every player's place and
+    rating change, then every round with its final boards and secrets. Only once it has
+    finished, when every duel has ended; it never changes after."""
+    if t.finished_at is None:
+        raise ValueError("a tournament's summary exists once it has finished")
+    ordered = sorted(t.players, key=lambda p: (p.place or 0, p.id))
+    return {
+        "id": t.id,
+        "language": t.language,
+        "started_at": t.created_at,
+        "finished_at": t.finished_at,
+        "rounds_played": len(t.rounds),
+        "players": [
+            {
+                "id": p.id,
+                "nickname": p.nickname,
+                "bot": p.bot,
+                "place": p.place,
+                "rating": p.rating,
+                "rating_change": p.rating_change,
+                "out_round": p.out_round if p.lives == 0 else None,  # as in the state
+                "rounds_played": p.out_round,  # the winner's too: the last round
+                "left": p.left_at is not None,
+            }
+            for p in ordered
+        ],
+        "rounds": history_view(t)["rounds"],
+    }
 
 
 def ended_by(t: Tournament, player: str, row: int, duel_id: str | None = None) -> JSON | None:

@@ -22,13 +22,16 @@ def _service() -> Service:
 
 
 def handler(event: Any, context: Any) -> dict[str, int]:
-    """Advance every tournament whose deadline has passed; tend every due lobby.
+    """Advance every tournament whose deadline has passed; tend every due lobby; refresh the
+    leaderboards' snapshots when a minute has passed since the last refresh.
 
     Never lets an exception escape as a TypeError: zappa's run_function would then call it
     again with fewer arguments (as `f(event)`, then `f()`).
     """
     try:
-        report = _service().sweep()
+        service = _service()
+        report = service.sweep()
+        boards = service.refresh_leaderboards()  # at most once a minute, never raises
     except Exception as exc:
         # The alarm "sweep-failing" counts this line (infra/alarms.yaml); Lambda's Errors too.
         log.error("sweep crashed", exc_info=exc, extra={"fields": {"error": type(exc).__name__}})
@@ -42,6 +45,7 @@ def handler(event: Any, context: Any) -> dict[str, int]:
         "lobbies": report.lobbies,
         "moves": report.moves,
         "freed": report.freed,
+        "boards": boards,
     }
     log.info("sweep", extra={"fields": result})
     return result

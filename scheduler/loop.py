@@ -1,4 +1,5 @@
-"""The local stand-in for the scheduled event: the same sweep, every second, in a thread."""
+"""The local stand-in for the scheduled event: the same sweep (and leaderboards' refresh, at
+most once a minute), every second, in a thread."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ def start(service: Service, interval_s: float = 1.0) -> threading.Event:
         while not stop.wait(interval_s):
             try:
                 service.sweep()
+                service.refresh_leaderboards()
             except (ServiceError, StorageError) as exc:
                 log.warning("sweep failed", extra={"fields": {"error": str(exc)}})
 

@@ -43,6 +43,7 @@ class BotClient:
     def __init__(self, http: Http, token: str | None = None, player_id: str | None = None):
         self.http = http
         self.token = token
+        self.bot_key: str | None = None  # sent with every request once a bot (make run's pool)
         self.player_id = player_id
         self.stop = threading.Event()  # set to end waits early (backoff, the game loop)
 
@@ -58,6 +59,8 @@ class BotClient:
         sent = dict(headers or {})
         if self.token is not None:
             sent["Authorization"] = f"Bearer {self.token}"
+        if self.bot_key is not None:  # a bot pool's requests skip the per-address budgets
+            sent["X-Bot-Key"] = self.bot_key
         for attempt in range(RETRIES + 1):
             reply = self.http.request(method, route, params, body=body, headers=sent)
             if reply.status < 400:
@@ -79,8 +82,7 @@ class BotClient:
             body["bot"] = True
             if rating is not None:
                 body["rating"] = rating
-            if bot_key is not None:
-                headers["X-Bot-Key"] = bot_key
+            self.bot_key = bot_key
         reply = self.call("POST", "/v1/players", body=body, headers=headers)
         profile: dict[str, Any] = reply.body
         self.token, self.player_id = profile["token"], profile["id"]

@@ -15,7 +15,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from api.config import Settings
-from api.http import logs, routes
+from api.http import limits, logs, routes
 from api.http.requests import CALLER, PLAYER_ID
 from api.service import Service, where
 from api.service import errors as svc
@@ -95,6 +95,7 @@ def create_app(service: Service | None = None, settings: Settings | None = None)
     log = logs.configure()
     _install_hooks(app, log)
     _install_errors(app, log)
+    limits.install(app, service)
     routes.install(app, service)
     app.register_blueprint(web)  # the browser client at / and /static/
     return app

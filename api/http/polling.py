@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass
 
 from core.duel import Duel
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 MARGIN_MS = 100  # after a known deadline: the poll must reach the server after it
 # While a guess may come: with a round trip of a few tens of milliseconds, a guess is seen

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import request
 
+from api.http.limits import spend_token_budget
 from api.service import Service
 from api.service import errors as svc
 from api.storage.records import PlayerRecord
@@ -14,11 +15,17 @@ PLAYER_ID = "wordle.player_id"  # the caller, for the request's log line
 CALLER = "wordle.caller"  # the caller's record as authentication read it (for the Where header)
 
 
-def caller(service: Service) -> PlayerRecord:
-    """The player whose bearer token the request carries (401 otherwise)."""
+def caller(service: Service, *, contact: bool = True) -> PlayerRecord:
+    """The player whose bearer token the request carries (401 otherwise), within the route's
+    per-token budget (429 otherwise; bots have none). The request is contact (D9) unless the
+    route stamps it itself (`contact=False`: the tournament routes)."""
     player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
     request.environ[PLAYER_ID] = player.id
     request.environ[CALLER] = player
+    if not player.bot:
+        spend_token_budget(service, player.id)
+    if contact:
+        service.contact(player)
     return player
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from api.service.contact import Contacts
 from api.service.context import Context
 from api.service.groups import Groups
+from api.service.leaderboards import Leaderboards
 from api.service.matchmaking import Matchmaking
 from api.service.players import Players
+from api.service.results import Records
 from api.service.sweep import SweepReport, sweep
 from api.service.tournaments import Tournaments
+from api.storage.records import PlayerRecord
 
 
 class Service:
@@ -17,6 +21,18 @@ class Service:
         self.queue = Matchmaking(ctx)
         self.groups = Groups(ctx, self.queue)
         self.tournaments = Tournaments(ctx)
+        self.records = Records(ctx)
+        self.leaderboards = Leaderboards(ctx)
+        self.contacts = Contacts(ctx, lobby_contact=self.queue.heard_from)
+
+    def contact(self, player: PlayerRecord) -> None:
+        """D9: the server heard from `player` (see api/service/contact.py). Every authenticated
+        route calls it (the tournament routes stamp the tournament they read instead)."""
+        self.contacts.heard_from(player)
 
     def sweep(self, limit: int = 500) -> SweepReport:
         return sweep(self.ctx, self.tournaments, self.queue.lobbies, limit)
+
+    def refresh_leaderboards(self) -> int:
+        """The scheduled refresh of the leaderboards' snapshots (at most one a minute)."""
+        return self.leaderboards.refresh_if_due()

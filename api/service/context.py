@@ -14,7 +14,10 @@ from typing import TypeVar
 import wordlists
 from api.config import Settings
 from api.service import errors
+from api.service.limits import Budget, Limiter
+from api.service.outages import OutageWatch
 from api.storage import repository as storage
+from core.outages import Outage
 from core.words import WordSource
 
 T = TypeVar("T")
@@ -60,6 +63,24 @@ class Context:
     clock: Callable[[], int] = wall_clock_ms
     rng: random.Random = field(default_factory=random.SystemRandom)
     words: Callable[[str], WordSource] = words_for
+    limiter: Limiter = field(init=False, repr=False)
+    outage_watch: OutageWatch | None = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Sampling draws its own numbers (never the game's); seeded when the game's are (tests).
+        seeded = type(self.rng) is random.Random
+        self.limiter = Limiter(
+            self.repo, self.now, self.settings.rate_limits, random.Random(0) if seeded else None
+        )
+        gap = self.settings.outage_gap
+        self.outage_watch = (
+            OutageWatch(self.repo, self.now, self.settings.heartbeat_ms, gap) if gap else None
+        )
+
+    def outages(self, now: int | None = None) -> tuple[Outage, ...]:
+        """The storage outages recorded so far (api/service/outages.py)."""
+        watch = self.outage_watch
+        return () if watch is None else guarded(lambda: watch.outages(now))
 
     def now(self) -> int:
         return self.clock()
@@ -68,18 +89,10 @@ class Context:
         """`<prefix>_<16 hex digits>` (see `id_pattern`)."""
         return f"{prefix}_{secrets.token_hex(8)}"
 
-    def limit(self, key: str, per: int, window_s: int) -> None:
-        """Allow `per` requests for `key` in each `window_s`-second window (shared, in storage)."""
-        if not self.settings.rate_limits:
-            return
-        now = self.now()
-        window_ms = window_s * 1000
-        start = now - now % window_ms
-        if not guarded(lambda: self.repo.hit(key, start, window_ms, per)):
-            retry = max(1, (start + window_ms - now + 999) // 1000)
-            raise errors.TooManyRequests(
-                f"too many requests; try again in {retry} s", retry_after=retry
-            )
+    def limit(self, key: str, per: int, window_s: int, sample: int = 1) -> None:
+        """Allow `per` requests for `key` in any `window_s` seconds, shared by every instance
+        (a 429 when over; see api/service/limits.py)."""
+        self.limiter.spend(key, Budget(per, window_s, sample))
 
 
 def guarded(action: Callable[[], T]) -> T:

@@ -86,12 +86,12 @@ class Lobbies:
 
     def heard_from(self, record: LobbyRecord, player_id: str, now: int) -> LobbyRecord:
         """D9, D16: a request from a seated player is a contact; stored at most once per player
-        per `contact_coalesce_ms` (10 s), so a silent player loses the seat 50 to 60 s after
-        their last request."""
+        per contact interval (a sixth of the window, at most 10 s), so a silent player loses the
+        seat between five sixths of a window and a window after their last request."""
         seat = next((s for s in record.lobby.seats if s.player == player_id), None)
         if seat is None or not record.open:
             return record
-        if now - seat.seen >= self.ctx.settings.contact_coalesce_ms:
+        if now - seat.seen >= self.ctx.settings.timing.contact_interval_ms:
             guarded(lambda: self.ctx.repo.touch_lobby(record.id, player_id, now))
         return replace(record, lobby=lb.heard_from(record.lobby, {player_id: now}))
 

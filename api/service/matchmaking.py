@@ -70,7 +70,6 @@ class Matchmaking:
     def join(self, player: PlayerRecord, language: Any) -> LobbyRecord:
         """R18, D6: sit in the best eligible lobby, or open a new one; then meet (D15)."""
         language = check_language(language)
-        self.ctx.limit(f"join:{player.id}", per=20, window_s=60)
 
         seen: list[LobbyRecord] = []  # the lobbies nearby, for meeting them afterwards
 

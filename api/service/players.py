@@ -11,9 +11,10 @@ from typing import Any
 
 from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
+from api.service.limits import Budget
 from api.service.where import where
 from api.storage.records import PlayerRecord
-from api.storage.repository import Put
+from api.storage.repository import Put, Write
 from core.errors import GameError
 from core.rating import START_RATING
 
@@ -37,11 +38,15 @@ class Players:
     ) -> tuple[PlayerRecord, str]:
         """A new player and its bearer token `<player id>.<secret>` (shown only now).
 
-        Bots (created with the bot key, see `check_bot_key`) skip the per-client limit and may
-        start at another rating, so that a pool can seat bots near any person's rating.
+        Fresh players are what a rating farm needs (R18: sybils that leave at once), so they
+        cost: a few per client address (the route's budget, api/http/limits.py) and a global
+        ceiling of `settings.creations_per_minute` here. Bots (created with the bot key, see
+        `check_bot_key`) skip both and may start at another rating, so that a pool can seat
+        bots near any person's rating. `client` (the caller's address) is limited by the route.
         """
         if not bot:
-            self.ctx.limit(f"create:{client}", per=20, window_s=60)
+            ceiling = Budget(self.ctx.settings.creations_per_minute, 60)
+            self.ctx.limiter.spend("create:*", ceiling)
         secret = secrets.token_urlsafe(TOKEN_BYTES)
         player = PlayerRecord(
             id=self.ctx.new_id("p"),
@@ -50,15 +55,19 @@ class Players:
             rating=START_RATING if rating is None else rating,
             created_at=self.ctx.now(),
             bot=bot,
+            last_contact=self.ctx.now(),
         )
         guarded(lambda: self.ctx.repo.commit([Put(player, new=True)]))
         return replace(player, version=1), f"{player.id}.{secret}"
 
-    def check_bot_key(self, given: str | None) -> None:
+    def holds_bot_key(self, given: str | None) -> bool:
         """Only the holder of the configured bot key may create bots; none is configured by
         default, so a deployment refuses every bot."""
         key = self.ctx.settings.bot_key
-        if not key or not given or not hmac.compare_digest(key.encode(), given.encode()):
+        return bool(key and given and hmac.compare_digest(key.encode(), given.encode()))
+
+    def check_bot_key(self, given: str | None) -> None:
+        if not self.holds_bot_key(given):
             raise errors.Forbidden("creating a bot needs the bot key", code="bot_key")
 
     def authenticate(self, header: str | None) -> PlayerRecord:
@@ -119,7 +128,6 @@ class Players:
             cleaned = names.validate(nickname)
         except GameError as exc:
             raise errors.from_game_error(exc) from exc
-        self.ctx.limit(f"rename:{player.id}", per=10, window_s=3600)
 
         def attempt() -> PlayerRecord:
             current = self.ctx.repo.get_player(player.id)
@@ -135,7 +143,10 @@ class Players:
                         reason="look_alike",
                     )
             updated = replace(current, nickname=cleaned)
-            self.ctx.repo.commit([Put(updated)])
+            writes: list[Write] = [Put(updated)]
+            for found in self.ctx.repo.get_stats([current.id]):  # the leaderboards' name
+                writes.append(Put(replace(found, stats=replace(found.stats, nickname=cleaned))))
+            self.ctx.repo.commit(writes)
             return replace(updated, version=updated.version + 1)
 
         return retry_on_conflict(attempt)

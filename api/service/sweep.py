@@ -41,6 +41,8 @@ def sweep(
     do. A failure leaves that tournament as it was, for the next sweep.
     """
     now = ctx.now()
+    if ctx.outage_watch is not None:
+        ctx.outage_watch.refresh(now, beat=True)  # storage's heartbeat (api/service/outages.py)
     due = ctx.repo.due_tournaments(now, limit)
     advanced = failed = 0
     for tournament_id in due:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import wordlists
-from api.service import errors, names, where
+from api.service import errors, names, results, where
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put, Write
@@ -21,8 +21,10 @@ from core import tournament as tm
 from core import views
 from core.errors import GameError
 from core.events import Event, PlaceFixed
+from core.outages import Outage, absorb_all
 from core.records import evolve
-from core.tournament import Tournament
+from core.tournament_state import Tournament
+from core.words import WordSource
 
 # Duel ids as core makes them: round and duel numbers (`r3d2`).
 DUEL_ID = re.compile(r"r[0-9]{1,4}d[0-9]{1,2}")
@@ -75,6 +77,21 @@ def with_contacts(record: TournamentRecord) -> Tournament:
     return evolve(t, players=players)
 
 
+def absorb_outages(
+    record: TournamentRecord,
+    t: Tournament,
+    outages: Sequence[Outage],
+    words: WordSource,
+) -> tuple[Tournament, list[Event]]:
+    """Storage outages since the tournament began, each taken into account once (a pause:
+    core/outages.py). Whether it was being played: its latest real contact stamp."""
+    relevant = [o for o in outages if o.end > t.created_at]
+    if not relevant:
+        return t, []
+    heard = max(record.contacts.values(), default=t.created_at)
+    return absorb_all(t, relevant, max(heard, t.created_at), words)
+
+
 def start_writes(
     ctx: Context,
     lobby: LobbyRecord,
@@ -120,12 +137,17 @@ class Tournaments:
         if not is_id(tournament_id, "t"):
             raise errors.NotFound("no such tournament")
 
+        outages = self.ctx.outages(now)
+
         def attempt() -> Snapshot:
             record = self.ctx.repo.get_tournament(tournament_id)
             if record is None:
                 raise errors.NotFound(f"tournament {tournament_id} not found")
             before = with_contacts(record)
-            after, events = tm.advance(before, now, self.ctx.words(before.language))
+            words = self.ctx.words(before.language)
+            paused, absorbed = absorb_outages(record, before, outages, words)
+            after, events = tm.advance(paused, now, words)
+            events = absorbed + events
             if after is before:
                 return Snapshot(evolve(record, tournament=after), now)
             return Snapshot(self._save(record, after, events), now, changed=True)
@@ -142,7 +164,8 @@ class Tournaments:
         was_out = {p.id for p in record.tournament.players if p.lives == 0}
         out = {p.id for p in after.players if p.lives == 0} - was_out
         if fixed or out:
-            for p in self.ctx.repo.get_players(sorted(out | fixed.keys())):
+            found = self.ctx.repo.get_players(sorted(out | fixed.keys()))
+            for p in found:
                 # D14: out is free at once (unless already seated in a newer tournament).
                 changed = replace(
                     p, tournament_id=None if p.tournament_id == after.id else p.tournament_id
@@ -154,16 +177,19 @@ class Tournaments:
                     )
                 if changed != p:
                     writes.append(Put(changed))
+            # R16: the history line and the statistics, exactly once with the rating.
+            writes += results.place_writes(self.ctx, after, [p for p in found if p.id in fixed])
         self.ctx.repo.commit(writes)
         return replace(updated, version=record.version + 1)
 
     def _touch(self, snapshot: Snapshot, player_id: str) -> None:
-        """D9: a request from the player; written at most once per player per 10 s."""
+        """D9: a request from the player; written at most once per contact interval (a sixth
+        of the tournament's reconnect window, at most 10 s)."""
         t = snapshot.tournament
         p = next((p for p in t.players if p.id == player_id), None)
         if p is None or p.lives == 0 or p.left_at is not None:
             return
-        if snapshot.now - p.last_contact >= self.ctx.settings.contact_coalesce_ms:
+        if snapshot.now - p.last_contact >= t.timing.contact_interval_ms:
             guarded(lambda: self.ctx.repo.touch(t.id, player_id, snapshot.now))
 
     def _participant(self, snapshot: Snapshot, player: PlayerRecord) -> None:
@@ -196,6 +222,20 @@ class Tournaments:
         t = snapshot.tournament
         return views.closed_rounds(t), views.history_view(t)
 
+    def summary(self, tournament_id: str) -> tuple[int, dict[str, Any]]:
+        """The public results (anyone may read them, no token): only once finished, after
+        which they never change; with the version they were read at."""
+        if is_id(tournament_id, "t"):  # a finished one never changes: no need to advance it
+            stored = guarded(lambda: self.ctx.repo.get_tournament(tournament_id))
+            if stored is not None and stored.tournament.finished_at is not None:
+                return stored.version, views.summary_view(stored.tournament)
+        snapshot = self.advance(tournament_id)  # finished by now, with nobody there to see?
+        if snapshot.tournament.finished_at is None:
+            raise errors.NotFound(
+                f"tournament {tournament_id} has not finished yet", code="not_finished"
+            )
+        return snapshot.record.version, views.summary_view(snapshot.tournament)
+
     def guess(
         self,
         player: PlayerRecord,
@@ -206,11 +246,12 @@ class Tournaments:
     ) -> tuple[Snapshot, dict[str, Any]]:
         if isinstance(row, bool) or not isinstance(row, int) or row < 0:
             raise errors.BadRequest("row must be a board row number (0-based)")
-        if not isinstance(word, str) or not word.strip() or len(word) > 64:
+        if not isinstance(word, str) or not word or len(word) > 64:
             raise errors.BadRequest("word must be a non-empty string")
+        if not word.strip():  # well-formed, but no letter to play (R13: the guess uses nothing)
+            raise errors.Invalid("type a word before sending it", code="invalid_characters")
         if duel_id is not None and (not isinstance(duel_id, str) or not DUEL_ID.fullmatch(duel_id)):
             raise errors.BadRequest("duel must be a duel id such as 'r3d2'")
-        self.ctx.limit(f"guess:{player.id}", per=30, window_s=10)
 
         def attempt() -> Snapshot:
             snapshot = self.advance(tournament_id)

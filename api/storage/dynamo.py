@@ -1,8 +1,10 @@
 """The repository on one DynamoDB table, through PynamoDB's TableConnection.
 
 The table and its indexes: api/storage/table.py. The items and their mapping to records:
-api/storage/items.py. Conditional writes and their retries: api/storage/writes.py. What each
-call would cost is metered from item sizes (api/storage/meter.py).
+api/storage/items.py. Conditional writes and their retries: api/storage/writes.py. Rate-limit
+counters and storage's heartbeat: api/storage/small_items.py. Players' records (history,
+statistics, leaderboards): api/storage/dynamo_results.py. What each call would cost is metered
+from item sizes (api/storage/meter.py).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
 from api.config import Settings
-from api.storage.dynamo_errors import STORE_ERRORS, translate, translated
+from api.storage.dynamo_errors import STORE_ERRORS, botocore_response, translate, translated
+from api.storage.dynamo_results import ResultsStore
 from api.storage.items import (
-    CounterItem,
     GroupItem,
     LobbyItem,
     PlayerItem,
@@ -32,8 +34,23 @@ from api.storage.items import (
     tournament_record,
 )
 from api.storage.meter import Meter, item_size, read_units, write_units
-from api.storage.records import GroupRecord, LobbyRecord, PlayerRecord, TournamentRecord
+from api.storage.records import (
+    ClockRecord,
+    GroupRecord,
+    LobbyRecord,
+    PlayerRecord,
+    TournamentRecord,
+)
 from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Unavailable, Write
+from api.storage.small_items import (
+    CLOCK_KEY,
+    clock_attributes,
+    clock_landed,
+    clock_record,
+    clock_request,
+    count_request,
+    counts,
+)
 from api.storage.table import (
     DUE_INDEX,
     DUE_SHARDS,
@@ -59,10 +76,13 @@ from api.storage.writes import (
     new_write_id,
     op_write_units,
     operation,
+    written_by,
 )
 
+PLAYER_ITEM_BYTES = 300  # about a player item's size, to meter touch_player (one write unit)
 
-class DynamoRepository(Repository):
+
+class DynamoRepository(ResultsStore, Repository):
     def __init__(
         self,
         settings: Settings,
@@ -133,7 +153,7 @@ class DynamoRepository(Repository):
                 found[record.id] = record
         return [found[pid] for pid in player_ids if pid in found]
 
-    def _batch_get(self, pks: list[str]) -> list[dict[str, Any]]:
+    def _batch_get(self, pks: list[str], operation: str = "get_players") -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
         pending: list[Any] = [{"pk": pk} for pk in pks]
         for attempt in range(8):
@@ -148,7 +168,7 @@ class DynamoRepository(Repository):
             pending = data.get("UnprocessedKeys", {}).get(self.table_name, {}).get("Keys", [])
             misses = asked - len(got) - len(pending)  # a key that is not there costs the minimum
             units = sum(read_units(item_size(i)) for i in got) + misses * read_units(0)
-            self.meter.record("get_players", read=units)
+            self.meter.record(operation, read=units)
             items += got
         if pending:
             raise Unavailable("DynamoDB left keys unprocessed (throttling)")
@@ -269,6 +289,30 @@ class DynamoRepository(Repository):
         # The size is the last one this process saw (the item is not read): an estimate.
         self._update("touch", pk, [stamp.set(now)], condition, self._sizes.get(pk, 0))
 
+    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+        item = self._get("get_clock", CLOCK_KEY, consistent)
+        return None if item is None else clock_record(item)
+
+    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
+        attrs = clock_attributes(new)
+        self.meter.record("put_clock", write=write_units(item_size(attrs)))
+        try:
+            with translated():
+                self._conn.connection.dispatch(
+                    "PutItem", clock_request(self._conn, expected, attrs)
+                )
+        except Conflict as conflict:  # someone else's beat, or our own retried one
+            return clock_landed(botocore_response(conflict).get("Item"), attrs)
+        return True
+
+    def touch_player(self, player_id: str, now: int) -> None:
+        pk = "P#" + player_id
+        # Idempotent like touch(); a versioned Put of the player writes the stamp it read.
+        condition = PlayerItem.pk.exists() & (
+            PlayerItem.lc.does_not_exist() | (PlayerItem.lc < now)
+        )
+        self._update("touch_player", pk, [PlayerItem.lc.set(now)], condition, PLAYER_ITEM_BYTES)
+
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         pk = "T#" + tournament_id
         actions = due_actions(tournament_id, due)
@@ -346,30 +390,22 @@ class DynamoRepository(Repository):
 
     # ------------------------------------------------------------------ rate limits, health
 
-    def hit(self, key: str, window_start: int, window_ms: int, limit: int) -> bool:
-        if limit <= 0:
-            return False
-        pk = f"R#{key}#{window_start}"
-        expires = -(-(window_start + window_ms) // 1000)  # epoch seconds, rounded up
+    def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
+        """One UpdateItem, no read (api/storage/small_items.py)."""
         write_id = new_write_id()
-        actions: list[Action] = [
-            CounterItem.n.add(1),
-            CounterItem.x.set(expires),
-            CounterItem.w.set(write_id),
-        ]
-        # `w <> id`: a retry of a count that landed must not count twice.
-        condition = (CounterItem.n.does_not_exist() | (CounterItem.n < limit)) & (
-            CounterItem.w.does_not_exist() | (CounterItem.w != write_id)
-        )
-        size = item_size(
-            {
-                "pk": {"S": pk},
-                "n": {"N": str(limit)},
-                "x": {"N": str(expires)},
-                "w": {"S": write_id},
-            }
-        )
-        return self._update("hit", pk, actions, condition, size, write_id=write_id)
+        request = count_request(self._conn, key, window, window_ms, add, write_id)
+        try:
+            with translated():
+                item: dict[str, Any] = self._conn.connection.dispatch("UpdateItem", request).get(
+                    "Attributes", {}
+                )
+        except Conflict as conflict:
+            old = botocore_response(conflict).get("Item")
+            if not written_by(old, write_id):
+                raise
+            item = old or {}  # our own earlier attempt: the item as it left it
+        self.meter.record("count", write=write_units(item_size(item)))
+        return counts(item, window)
 
     def create_table(self, *, timeout: float = 60.0) -> bool:
         """See the module's `create_table`."""

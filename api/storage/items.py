@@ -4,6 +4,8 @@ Attribute names are short on purpose: the 400 KB item limit and the billed item 
 The models are not bound to a table (no Meta): the repository sends their serialized form
 through its own `TableConnection`, so one process can talk to several tables (tests do).
 
+Players' history lines and statistics: api/storage/result_items.py.
+
 Every record item carries its version `v` (each write is conditional on it) and the id `w` of
 the commit that wrote it last, by which a retried write recognises that it had already landed
 (see api/storage/writes.py).
@@ -25,13 +27,17 @@ from pynamodb.attributes import (
 )
 from pynamodb.models import Model
 
+from api.storage.item_base import Item
 from api.storage.records import (
     GroupRecord,
+    HistoryRecord,
     LobbyRecord,
     PlayerRecord,
     Record,
+    StatsRecord,
     TournamentRecord,
 )
+from api.storage.result_items import HISTORY_PREFIX, STATS_PREFIX, history_item, stats_item
 from api.storage.table import (
     due_shard,
     lobby_due_shard,
@@ -43,12 +49,6 @@ from api.storage.table import (
 from core.groups import Group
 from core.lobby import Lobby, LobbySeat, heard_from
 from core.serialization import from_dict, to_dict
-
-
-class Item(Model):
-    pk = UnicodeAttribute(hash_key=True)
-    v = NumberAttribute()
-    w = UnicodeAttribute(null=True)  # write id of the commit that wrote it last
 
 
 class PlayerItem(Item):
@@ -63,6 +63,7 @@ class PlayerItem(Item):
     lt = UnicodeAttribute(null=True)  # last_tournament_id
     gi = UnicodeAttribute(null=True)  # group_id
     bt = BooleanAttribute()  # bot
+    lc = NumberAttribute(null=True)  # last contact outside a tournament (D9), by touch_player
 
 
 class SeatMap(MapAttribute[str, Any]):
@@ -103,10 +104,11 @@ class GroupItem(Item):
 
 
 class CounterItem(Model):
+    """A rate-limit subject `R#<key>`: a number attribute `c<window>` per recent window."""
+
     pk = UnicodeAttribute(hash_key=True)
-    n = NumberAttribute()
     x = NumberAttribute()  # TTL, epoch seconds
-    w = UnicodeAttribute(null=True)  # write id of the last counted request
+    w = UnicodeAttribute(null=True)  # write id of the last count
 
 
 _PREFIX: dict[type, str] = {
@@ -114,6 +116,8 @@ _PREFIX: dict[type, str] = {
     LobbyRecord: "L#",
     TournamentRecord: "T#",
     GroupRecord: "G#",
+    HistoryRecord: HISTORY_PREFIX,
+    StatsRecord: STATS_PREFIX,
 }
 
 
@@ -142,6 +146,7 @@ def _player_item(r: PlayerRecord, version: int, write_id: str | None) -> PlayerI
         lt=r.last_tournament_id,
         gi=r.group_id,
         bt=r.bot,
+        lc=r.last_contact,
     )
 
 
@@ -160,6 +165,7 @@ def player_record(i: PlayerItem) -> PlayerRecord:
         group_id=i.gi,
         bot=bool(i.bt),
         version=int(i.v),
+        last_contact=int(i.lc) if i.lc is not None else int(i.ca),
     )
 
 
@@ -269,5 +275,9 @@ def to_item(
         return _lobby_item(record, version, write_id)
     if isinstance(record, GroupRecord):
         return _group_item(record, version, write_id)
+    if isinstance(record, HistoryRecord):
+        return history_item(record, version, write_id)
+    if isinstance(record, StatsRecord):
+        return stats_item(record, version, write_id)
     stamps = dict(record.contacts) if contacts is None else contacts
     return tournament_item(record, version, pack_tournament(record), stamps, write_id)

@@ -14,24 +14,28 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from api.storage.records import (
+    ClockRecord,
     GroupRecord,
+    HistoryRecord,
     LobbyRecord,
     PlayerRecord,
     Record,
+    StatsRecord,
     TournamentRecord,
 )
 from api.storage.repository import LOBBIES_PER_BAND, Conflict, Delete, Put, Repository, Write
 from api.storage.table import open_key, open_sort_key, rating_band, rating_bands
+from core.leaderboard import Board, Entry, part_of
 from core.lobby import heard_from
 from core.records import evolve
 
 Key = tuple[type, str]
-INDEXED = (LobbyRecord, TournamentRecord)
+INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord)
 
 
 def _key(record: Record) -> Key:
@@ -48,11 +52,15 @@ class InMemoryRepository(Repository):
         self._items: dict[Key, Any] = {}
         self._contacts: dict[str, dict[str, int]] = {}
         self._lobby_contacts: dict[str, dict[str, int]] = {}
-        self._counters: dict[tuple[str, int], int] = {}
+        self._counters: dict[str, dict[int, int]] = {}
+        self._heartbeat: ClockRecord | None = None
         self.index_lag_ms = index_lag_ms
         self._clock = clock or _wall_clock_ms
         # What the indexes have seen: per lobby and tournament, (time, record or None) in order.
         self._history: dict[Key, list[tuple[int, Any]]] = {}
+        self._boards: dict[str, Board] = {}
+        self._parts: dict[int, dict[str, Board]] = {}
+        self._refreshed: int | None = None
 
     # ------------------------------------------------------------------ the lagging indexes
 
@@ -175,6 +183,24 @@ class InMemoryRepository(Repository):
             stamps = self._lobby_contacts.setdefault(lobby_id, {})
             stamps[player_id] = max(now, stamps.get(player_id, now))
 
+    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+        with self._lock:
+            return self._heartbeat
+
+    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
+        with self._lock:
+            if self._heartbeat != expected:
+                return False
+            self._heartbeat = new
+            return True
+
+    def touch_player(self, player_id: str, now: int) -> None:
+        with self._lock:
+            key = (PlayerRecord, player_id)
+            record = self._items.get(key)
+            if record is not None and record.last_contact < now:
+                self._set(key, replace(record, last_contact=now))
+
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         with self._lock:
             key = (TournamentRecord, tournament_id)
@@ -214,14 +240,73 @@ class InMemoryRepository(Repository):
                     version = 1 if write.new else write.record.version + 1
                     self._set(key, replace(write.record, version=version))
 
-    def hit(self, key: str, window_start: int, window_ms: int, limit: int) -> bool:
+    def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
         with self._lock:
-            if len(self._counters) > 10_000:  # forget windows that are over
+            if len(self._counters) > 50_000:  # forget subjects not counted lately
                 self._counters = {
-                    k: v for k, v in self._counters.items() if k[1] + window_ms > window_start
+                    k: v for k, v in self._counters.items() if max(v, default=0) >= window - 1
                 }
-            count = self._counters.get((key, window_start), 0)
-            if count >= limit:
+            counts = self._counters.setdefault(key, {})
+            counts[window] = counts.get(window, 0) + add
+            for old in [w for w in counts if w < window - 1]:
+                del counts[old]
+            return counts[window], counts.get(window - 1, 0)
+
+    # ------------------------------------------------------------------ players' records
+
+    def _all(self, kind: type) -> list[Any]:
+        """The records of `kind` as their (perhaps lagging) index shows them."""
+        with self._lock:
+            return self._indexed(kind)
+
+    def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
+        found = (self._get(StatsRecord, pid) for pid in player_ids)
+        return [s for s in found if s is not None]
+
+    def history(
+        self, player_id: str, limit: int, after: tuple[int, str] | None = None
+    ) -> list[HistoryRecord]:
+        def position(r: HistoryRecord) -> tuple[int, str]:
+            return r.result.finished_at, r.result.tournament_id
+
+        lines = [r for r in self._all(HistoryRecord) if r.player_id == player_id]
+        lines.sort(key=position, reverse=True)
+        if after is not None:
+            lines = [r for r in lines if position(r) < after]
+        return lines[:limit]
+
+    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
+        for r in self._all(StatsRecord):
+            s = r.stats
+            if part is not None and part_of(r.player_id) != part:
+                continue
+            if not s.bot and s.last_played is not None and s.last_played >= since:
+                yield Entry(r.player_id, s.nickname, s.rating, s.last_played, dict(s.languages))
+
+    def get_board(self, name: str) -> Board | None:
+        with self._lock:
+            return self._boards.get(name)
+
+    def save_board(self, board: Board) -> None:
+        with self._lock:
+            stored = self._boards.get(board.name)
+            if stored is None or stored.renewed_at < board.renewed_at:
+                self._boards[board.name] = board
+
+    def get_parts(self) -> dict[int, dict[str, Board]]:
+        with self._lock:
+            return {part: dict(boards) for part, boards in self._parts.items()}
+
+    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
+        with self._lock:
+            stored = self._parts.get(part)
+            at = max((b.renewed_at for b in boards.values()), default=0)
+            if stored is None or max(b.renewed_at for b in stored.values()) < at:
+                self._parts[part] = dict(boards)
+
+    def claim_refresh(self, now: int, every_ms: int) -> bool:
+        with self._lock:
+            if self._refreshed is not None and self._refreshed > now - every_ms:
                 return False
-            self._counters[(key, window_start)] = count + 1
+            self._refreshed = now
             return True

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from core.groups import Group
 from core.lobby import Lobby
-from core.tournament import Tournament
+from core.results import Result
+from core.stats import Stats
+from core.tournament_state import Tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +27,10 @@ class PlayerRecord:
     group_id: str | None = None
     bot: bool = False
     version: int = 0
+    # D9: when the player was last heard from outside a tournament (queue, lobby, group, me),
+    # written apart from the versioned record (Repository.touch_player). In a tournament the
+    # tournament's own stamps count (TournamentRecord.contacts).
+    last_contact: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,4 +78,40 @@ class GroupRecord:
         return self.group.id
 
 
-Record = PlayerRecord | LobbyRecord | TournamentRecord | GroupRecord
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
+    """Storage's heartbeat (api/service/outages.py): when it was last known to be writable, and
+    the outages (start, end) recorded lately, oldest first."""
+
+    at: int
+    outages: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRecord:
+    """A line of a player's history: their result in one tournament, written once, in the
+    transaction that fixed their place (R16)."""
+
+    player_id: str
+    result: Result
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return f"{self.player_id}#{self.result.tournament_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRecord:
+    """A player's statistics, updated in the same transaction as each history line."""
+
+    player_id: str
+    stats: Stats
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.player_id
+
+
+Record = PlayerRecord | LobbyRecord | TournamentRecord | GroupRecord | HistoryRecord | StatsRecord

@@ -8,16 +8,20 @@ written as v + 1 only if the stored one is still v (a new record: only if none e
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from api.storage.records import (
+    ClockRecord,
     GroupRecord,
+    HistoryRecord,
     LobbyRecord,
     PlayerRecord,
     Record,
+    StatsRecord,
     TournamentRecord,
 )
+from core.leaderboard import Board, Entry
 
 LOBBIES_PER_BAND = 10  # open lobbies read from each rating band, whatever the number open
 
@@ -109,6 +113,11 @@ class Repository(ABC):
         so a stamp that races a commit may be lost (the next request stamps again)."""
 
     @abstractmethod
+    def touch_player(self, player_id: str, now: int) -> None:
+        """D9: record that `player_id` was heard from at `now` (PlayerRecord.last_contact),
+        without a version bump; never moves a stamp back."""
+
+    @abstractmethod
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         """Move a tournament in the deadline index without a version bump (no-op on conflict)."""
 
@@ -121,8 +130,65 @@ class Repository(ABC):
         """Apply every write or none; raises Conflict if a version no longer matches."""
 
     @abstractmethod
-    def hit(self, key: str, window_start: int, window_ms: int, limit: int) -> bool:
-        """Count one request for `key` in the window; False once `limit` is exceeded."""
+    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+        """Storage's heartbeat (None before the first beat)."""
+
+    @abstractmethod
+    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
+        """Replace the heartbeat if it is still `expected` (None: if there is none yet);
+        False when someone else beat first."""
+
+    @abstractmethod
+    def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
+        """Rate limits: add `add` (may be negative) to `key`'s count in window number `window`
+        (windows are `window_ms` long) and return (that window's count, the previous one's).
+
+        Atomic, so concurrent counts never lose one; a retried call whose first attempt had
+        landed counts once. Counts of older windows are forgotten.
+        """
+
+    # ------------------------------------------------------------------ players' records
+
+    @abstractmethod
+    def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
+        """The statistics of those players who have any, in the order asked (strongly
+        consistent: they are read to be written)."""
+
+    @abstractmethod
+    def history(
+        self, player_id: str, limit: int, after: tuple[int, str] | None = None
+    ) -> list[HistoryRecord]:
+        """At most `limit` lines of the player's history, newest first (by the time the place
+        was fixed, then the tournament's id): those after `after`, the (finished_at,
+        tournament_id) of the last line of the page before. Read through an eventually
+        consistent index: a line written a moment ago may not be there yet."""
+
+    @abstractmethod
+    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
+        """Every player (bots aside) whose statistics show a finish at or after `since`, of
+        one part (core.leaderboard.part_of) or of all, from an eventually consistent index:
+        what a leaderboard snapshot reads."""
+
+    @abstractmethod
+    def get_board(self, name: str) -> Board | None:
+        """The stored snapshot of one leaderboard (None before the first refresh)."""
+
+    @abstractmethod
+    def save_board(self, board: Board) -> None:
+        """Store a snapshot, unless one at least as new is stored already."""
+
+    @abstractmethod
+    def get_parts(self) -> dict[int, dict[str, Board]]:
+        """Every stored part snapshot: part → the boards of that part's players."""
+
+    @abstractmethod
+    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
+        """Store one part's boards (all built at one time), unless newer ones are stored."""
+
+    @abstractmethod
+    def claim_refresh(self, now: int, every_ms: int) -> bool:
+        """True for the one caller that may refresh the leaderboards now: nobody claimed it
+        within the last `every_ms`. A retried claim that had landed is still ours."""
 
     def ping(self) -> None:  # noqa: B027 - optional hook
         """Raise Unavailable if the store cannot be reached."""

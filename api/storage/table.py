@@ -1,7 +1,8 @@
 """The one DynamoDB table: its definition, key layout, sparse-index partitions and its life.
 
 Items (partition key `pk`): players `P#<id>`, lobbies `L#<id>`, tournaments `T#<id>`, groups
-`G#<id>`, rate-limit counters `R#<key>#<window start>`. Two sparse indexes, so only items that
+`G#<id>`, rate-limit counters `R#<key>` (a count per window, api/service/limits.py), and
+storage's heartbeat `S#clock` (api/service/outages.py). Sparse indexes, so only items that
 need them are indexed:
 
 - `due`: what the sweep must look at, sort key the next deadline `dd`: live tournaments in
@@ -14,6 +15,17 @@ need them are indexed:
 
 Started and merged lobbies carry the TTL attribute `x` (as rate-limit counters do): DynamoDB
 deletes them a day after the lobby opened, cleanup only.
+
+Players' records (api/storage/result_items.py): a history line per player and tournament
+`H#<player>#<tournament>`, statistics per player `C#<player>`, leaderboard snapshots
+`B#<board>#<copy>` and their refresh claim `B#refresh`. Two more sparse indexes:
+
+- `history`: every history line, partition the player's id `hp`, sort key `hf` (the time the
+  place was fixed, 13 digits, then the tournament's id): one page of a history is one Query.
+- `active`: players' statistics (bots' aside), partition `A#<0..15>` (sharded by player:
+  ~1,100 places fixed a second at a million players move ~70 entries a second per shard),
+  sort key the last finish `lp`: the leaderboards' snapshot reads who played in the last
+  30 days, and never anyone older.
 """
 
 from __future__ import annotations
@@ -29,9 +41,15 @@ from pynamodb.exceptions import TableDoesNotExist
 
 from api.storage.dynamo_errors import error_code
 from api.storage.repository import Unavailable
+from core.leaderboard import PARTS, part_of
 
 DUE_INDEX = "due"
 OPEN_INDEX = "fill"
+HISTORY_INDEX = "history"
+ACTIVE_INDEX = "active"
+ACTIVE_SHARDS = PARTS  # the leaderboards read the active players part by part
+# What the leaderboards' snapshot reads of a player's statistics (api/storage/result_items.py).
+ACTIVE_ATTRIBUTES = ["nn", "rt", "ls"]
 DUE_SHARDS = 8
 LOBBY_DUE_SHARDS = 4
 RATING_BAND = 200
@@ -56,6 +74,10 @@ def table_definition(table_name: str) -> dict[str, Any]:
             {"AttributeName": "dd", "AttributeType": "N"},
             {"AttributeName": "ok", "AttributeType": "S"},
             {"AttributeName": "of", "AttributeType": "S"},
+            {"AttributeName": "hp", "AttributeType": "S"},
+            {"AttributeName": "hf", "AttributeType": "S"},
+            {"AttributeName": "ak", "AttributeType": "S"},
+            {"AttributeName": "lp", "AttributeType": "N"},
         ],
         "KeySchema": [_key("pk", "HASH")],
         "GlobalSecondaryIndexes": [
@@ -68,6 +90,19 @@ def table_definition(table_name: str) -> dict[str, Any]:
                 "IndexName": OPEN_INDEX,
                 "KeySchema": [_key("ok", "HASH"), _key("of", "RANGE")],
                 "Projection": {"ProjectionType": "ALL"},
+            },
+            {
+                "IndexName": HISTORY_INDEX,
+                "KeySchema": [_key("hp", "HASH"), _key("hf", "RANGE")],
+                "Projection": {"ProjectionType": "ALL"},
+            },
+            {
+                "IndexName": ACTIVE_INDEX,
+                "KeySchema": [_key("ak", "HASH"), _key("lp", "RANGE")],
+                "Projection": {
+                    "ProjectionType": "INCLUDE",
+                    "NonKeyAttributes": ACTIVE_ATTRIBUTES,
+                },
             },
         ],
     }
@@ -85,6 +120,15 @@ def due_shard(tournament_id: str) -> str:
 
 def lobby_due_shard(lobby_id: str) -> str:
     return f"DL#{zlib.crc32(lobby_id.encode()) % LOBBY_DUE_SHARDS}"
+
+
+def active_shard(player_id: str) -> str:
+    return f"A#{part_of(player_id)}"
+
+
+def history_sort_key(finished_at: int, tournament_id: str) -> str:
+    """Newest last in string order: the time in 13 digits (ms, good until 2286), then the id."""
+    return f"{finished_at:013d}#{tournament_id}"
 
 
 def rating_band(rating: float) -> int:

@@ -42,7 +42,7 @@ from api.storage.items import (
 from api.storage.meter import item_size, write_units
 from api.storage.records import TournamentRecord
 from api.storage.repository import Delete, Write
-from api.storage.table import due_shard
+from api.storage.table import ACTIVE_ATTRIBUTES, due_shard
 
 ALL_OLD = {"ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
 KINDS = ("Delete", "Put", "Update")  # the order in which PynamoDB lists a transaction's items
@@ -80,8 +80,11 @@ def _index_units(pk: str, attrs: dict[str, Any], new: bool) -> float:
     if "dk" in attrs:
         keys_only = {name: attrs[name] for name in ("pk", "dk", "dd")}
         units += write_units(item_size(keys_only))
-    if "ok" in attrs:
+    if "ok" in attrs or "hp" in attrs:  # projections ALL
         units += write_units(item_size(attrs))
+    if "ak" in attrs:  # a new last finish moves the entry: a delete there, then a put
+        projected = {name: attrs[name] for name in ("pk", "ak", "lp", *ACTIVE_ATTRIBUTES)}
+        units += write_units(item_size(projected)) * (1 if new else 2)
     if not units and not new and pk[:2] in ("T#", "L#"):
         return 1.0
     return units

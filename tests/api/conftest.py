@@ -33,6 +33,8 @@ T0 = 1_750_000_000_000  # a fixed, realistic epoch in ms
 SEED = 1234
 
 BOTH = pytest.mark.parametrize("repo", ["memory", "dynamo"], indirect=True)
+# The fake store, moto and DynamoDB Local.
+EVERY_STORE = pytest.mark.parametrize("repo", ["memory", "dynamo", "dynamodb-local"], indirect=True)
 
 
 @pytest.fixture(autouse=True, scope="session")

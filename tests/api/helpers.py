@@ -24,7 +24,7 @@ from api.storage.records import TournamentRecord
 from api.storage.repository import LOBBIES_PER_BAND, Repository, Unavailable
 from core.duel import Duel
 from core.timing import MAX_ROWS, TURNS_PER_PLAYER
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 JSON = dict[str, Any]
 START_RATING = 1000
@@ -100,6 +100,15 @@ class RepoProxy(Repository):
     def touch_lobby(self, lobby_id, player_id, now):  # type: ignore[no-untyped-def]
         return self._call("touch_lobby", lobby_id, player_id, now)
 
+    def get_clock(self, *, consistent=False):  # type: ignore[no-untyped-def]
+        return self._call("get_clock", consistent=consistent)
+
+    def put_clock(self, expected, new):  # type: ignore[no-untyped-def]
+        return self._call("put_clock", expected, new)
+
+    def touch_player(self, player_id, now):  # type: ignore[no-untyped-def]
+        return self._call("touch_player", player_id, now)
+
     def reschedule(self, tournament_id, version, due):  # type: ignore[no-untyped-def]
         return self._call("reschedule", tournament_id, version, due)
 
@@ -109,8 +118,32 @@ class RepoProxy(Repository):
     def commit(self, writes):  # type: ignore[no-untyped-def]
         return self._call("commit", writes)
 
-    def hit(self, key, window_start, window_ms, limit):  # type: ignore[no-untyped-def]
-        return self._call("hit", key, window_start, window_ms, limit)
+    def count(self, key, window, window_ms, add):  # type: ignore[no-untyped-def]
+        return self._call("count", key, window, window_ms, add)
+
+    def get_stats(self, player_ids):  # type: ignore[no-untyped-def]
+        return self._call("get_stats", player_ids)
+
+    def history(self, player_id, limit, after=None):  # type: ignore[no-untyped-def]
+        return self._call("history", player_id, limit, after)
+
+    def active_players(self, since, part=None):  # type: ignore[no-untyped-def]
+        return self._call("active_players", since, part)
+
+    def get_parts(self):  # type: ignore[no-untyped-def]
+        return self._call("get_parts")
+
+    def save_part(self, part, boards):  # type: ignore[no-untyped-def]
+        return self._call("save_part", part, boards)
+
+    def get_board(self, name):  # type: ignore[no-untyped-def]
+        return self._call("get_board", name)
+
+    def save_board(self, board):  # type: ignore[no-untyped-def]
+        return self._call("save_board", board)
+
+    def claim_refresh(self, now, every_ms):  # type: ignore[no-untyped-def]
+        return self._call("claim_refresh", now, every_ms)
 
     def ping(self) -> None:
         return self._call("ping")
@@ -133,7 +166,7 @@ class CountingRepo(RepoProxy):
             self.calls.append((name, args))
         return super()._call(name, *args, **kwargs)
 
-    def count(self, name: str) -> int:
+    def calls_to(self, name: str) -> int:
         return sum(1 for n, _ in self.calls if n == name)
 
     def reset(self) -> None:

@@ -16,6 +16,14 @@ from tests.api.conftest import BOTH, TIMING, game_for
 from tests.api.helpers import FakeClock, Game, Player
 from tests.api.test_openapi_and_logs import app_routes
 
+
+@pytest.fixture
+def settings() -> Settings:
+    """Without rate limits, so that every request goes as deep as it can (they are tested in
+    test_limits.py)."""
+    return Settings(timing=TIMING, rate_limits=False)
+
+
 HUGE = "w" * 15_000
 ODD_STRINGS = [
     "",

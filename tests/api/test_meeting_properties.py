@@ -33,7 +33,7 @@ from tests.api.helpers import FakeClock
 LAG_MS = 300
 TIMING = Timing(turn_ms=30_000, intro_ms=6_000, reconnect_ms=60_000)
 IDLE_MS = TIMING.reconnect_ms
-COALESCE_MS = Settings().contact_coalesce_ms
+COALESCE_MS = TIMING.contact_interval_ms
 RATINGS = [850, 1000, 1000, 1000, 1100, 1200, 1350]
 
 

@@ -30,6 +30,25 @@ def test_r25_blocked_words_are_422(game: Game, nickname: str) -> None:
     assert_error(rename(game, p, nickname), 422, "invalid_nickname")
 
 
+@pytest.mark.parametrize(
+    ("nickname", "reason", "characters"),
+    [
+        ("ab", "length", []),
+        ("Ace\u3164Bob", "invisible", []),
+        ("Ace@Home!", "characters", ["!", "@"]),
+        ("1234", "letter", []),
+        ("BigFuck", "blocked", []),
+    ],
+)
+def test_r25_a_refused_nickname_names_its_reason(
+    game: Game, nickname: str, reason: str, characters: list[str]
+) -> None:
+    """A stable reason per rule, so that a client explains it in the player's language."""
+    error = assert_error(rename(game, game.new_player(), nickname), 422, "invalid_nickname")
+    assert error["details"]["reason"] == reason
+    assert error["details"]["characters"] == characters
+
+
 def test_r25_innocent_names_pass(game: Game) -> None:
     p = game.new_player()
     for nickname in ("Scunthorpe", "Dickens", "Страхуй"):

@@ -131,7 +131,7 @@ def main() -> None:
     ]
     result["status_after"] = response(http("GET", "/v1/me", token=tokens[7]))
     result["sweep_now"] = call(scheduled())
-    time.sleep(0.5)  # past the configured intro (0.05 s) and turn (0.1 s): the tournament is due
+    time.sleep(1.2)  # past the configured intro (0.05 s) and turn (1 s): the tournament is due
     result["sweep_due"] = call(scheduled())
     import boto3
     import flask

@@ -19,7 +19,14 @@ from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 from packaging.requirements import Requirement
 
 from api.storage import dynamo, writes
-from api.storage.table import DUE_INDEX, OPEN_INDEX, table_definition, ttl_specification
+from api.storage.table import (
+    ACTIVE_INDEX,
+    DUE_INDEX,
+    HISTORY_INDEX,
+    OPEN_INDEX,
+    table_definition,
+    ttl_specification,
+)
 from tests.deploy.conftest import INFRA, ROOT
 
 STAGES = ("dev", "prod")
@@ -163,7 +170,8 @@ def test_the_role_is_scoped_to_the_stage_table_its_indexes_and_its_log_group() -
     assert set(by_sid) == {"Table", "Indexes", "Logs"}
     assert by_sid["Table"]["Resource"] == [{"Fn::Sub": table}]
     assert "dynamodb:Query" not in by_sid["Table"]["Action"]  # every query goes to an index
-    indexes = [{"Fn::Sub": f"{table}/index/{i}"} for i in (DUE_INDEX, OPEN_INDEX)]
+    names = (DUE_INDEX, OPEN_INDEX, HISTORY_INDEX, ACTIVE_INDEX)
+    indexes = [{"Fn::Sub": f"{table}/index/{i}"} for i in names]
     assert by_sid["Indexes"]["Resource"] == indexes
     assert by_sid["Indexes"]["Action"] == ["dynamodb:Query"]
     assert sorted(by_sid["Logs"]["Action"]) == ["logs:CreateLogStream", "logs:PutLogEvents"]

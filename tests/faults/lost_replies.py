@@ -25,10 +25,13 @@ def _first_attempt(request: AWSPreparedRequest) -> bool:
 
 class LostReplies:
     """Loses the reply of the first attempt of the next `count` calls of `operations` (e.g.
-    {"PutItem"}); their retries get through."""
+    {"PutItem"}) whose body holds `containing`; their retries get through."""
 
-    def __init__(self, client: Any, operations: set[str], count: int = 1) -> None:
+    def __init__(
+        self, client: Any, operations: set[str], count: int = 1, containing: bytes = b""
+    ) -> None:
         self.operations = operations
+        self.containing = containing  # only requests whose body holds these bytes
         self.remaining = count
         self.lost: list[tuple[str, int]] = []  # (operation, the store's HTTP status)
         self.sent: list[str] = []  # every request of `operations`, lost or not
@@ -39,7 +42,9 @@ class LostReplies:
 
     def _before_send(self, request: AWSPreparedRequest, event_name: str, **_: Any) -> None:
         operation = event_name.rsplit(".", 1)[-1]
-        if operation not in self.operations:
+        body = request.body or b""
+        body = body.encode() if isinstance(body, str) else body
+        if operation not in self.operations or self.containing not in body:
             return None
         with self._lock:
             self.sent.append(operation)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -67,7 +68,10 @@ def repo(dynamo: DynamoRepository) -> Interceptor:
 def make_service(
     repo: Interceptor, clock: Clock, dynamo: DynamoRepository
 ) -> Callable[[int], Service]:
-    settings = dynamo.settings
+    # These tests jump the clock by many minutes with no sweep in between, where production
+    # sweeps every minute: storage's heartbeat would read each jump as an outage and pause
+    # (tests/api/test_outages.py covers outages, with the sweep and without).
+    settings = replace(dynamo.settings, outage_gap_ms=0)
 
     def make(seed: int = 1) -> Service:
         return Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import threading
 
 from api.service import Service
 from api.storage.repository import Unavailable
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 from tests.scheduler.conftest import TIMING, Clock, Interceptor, eight_players_in_a_tournament
 
 MINUTE = 60_000
@@ -145,7 +145,14 @@ def test_two_sweeps_in_threads_do_the_work_once(make_service, clock) -> None:
 
     memory = InMemoryRepository()
     services = [
-        Service(Context(memory, Settings(timing=TIMING), clock=clock, rng=random.Random(seed)))
+        Service(
+            Context(
+                memory,
+                Settings(timing=TIMING, rate_limits=False, outage_gap_ms=0),
+                clock=clock,
+                rng=random.Random(seed),
+            )
+        )
         for seed in range(4)
     ]
     _, tid = eight_players_in_a_tournament(services[0])

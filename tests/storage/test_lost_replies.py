@@ -13,6 +13,7 @@ import pytest
 
 from api.config import Settings
 from api.storage.dynamo import DynamoRepository
+from api.storage.records import ClockRecord
 from api.storage.repository import Conflict, Delete, Put, Unavailable
 from tests.faults.lost_replies import LostReplies
 from tests.storage.factories import group, live_tournament, lobby, player
@@ -90,12 +91,32 @@ def test_a_transaction_whose_reply_was_lost_applies_once(dynamo: DynamoRepositor
     assert tournament is not None and tournament.version == 1
 
 
-def test_a_rate_limit_hit_whose_reply_was_lost_counts_once(dynamo: DynamoRepository) -> None:
+def test_a_rate_limit_count_whose_reply_was_lost_counts_once(dynamo: DynamoRepository) -> None:
+    assert dynamo.count("ip:1", 7, 60_000, 1) == (1, 0)
     lost = lose_next(dynamo, "UpdateItem")
-    assert dynamo.hit("ip:1", 60_000, 60_000, 2)
+    assert dynamo.count("ip:1", 7, 60_000, 1) == (2, 0)  # the retry saw its own count
     assert_retried_once(lost, "UpdateItem")
-    assert dynamo.hit("ip:1", 60_000, 60_000, 2)  # the second of two: the lost one counted once
-    assert not dynamo.hit("ip:1", 60_000, 60_000, 2)
+    assert dynamo.count("ip:1", 7, 60_000, 1) == (3, 0)  # the lost one counted once
+
+
+def test_a_heartbeat_whose_reply_was_lost_is_taken_once(dynamo: DynamoRepository) -> None:
+    first = ClockRecord(1_000)
+    assert dynamo.put_clock(None, first)
+    later = ClockRecord(40_000, ((1_000, 40_000),))
+    lost = lose_next(dynamo, "PutItem")
+    assert dynamo.put_clock(first, later)  # its retry fails its condition on our own beat
+    assert_retried_once(lost, "PutItem")
+    assert dynamo.get_clock(consistent=True) == later
+    assert not dynamo.put_clock(first, ClockRecord(41_000))
+
+
+def test_a_contact_stamp_whose_reply_was_lost_is_kept(dynamo: DynamoRepository) -> None:
+    dynamo.commit([Put(player("p1"), new=True)])
+    lost = lose_next(dynamo, "UpdateItem")
+    dynamo.touch_player("p1", 9_000)
+    assert_retried_once(lost, "UpdateItem")
+    stored = dynamo.get_player("p1")
+    assert stored is not None and (stored.last_contact, stored.version) == (9_000, 1)
 
 
 def test_a_stale_write_whose_reply_was_lost_still_conflicts(dynamo: DynamoRepository) -> None:

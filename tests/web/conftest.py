@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -43,19 +45,26 @@ INTRO_MS = 1_000
 RECONNECT_MS = 30_000
 
 
+# The real intro (R2) for the tests that must see it as a person would; turns stay short.
+REAL_INTRO_MS = 6_000
+SHORT_TURN_MS = 4_000
+
+
 @dataclass
 class Live:
     url: str
     service: Service
-    pool: BotPool
+    pool: BotPool | None
 
 
-@pytest.fixture(scope="session")
-def live() -> Iterator[Live]:
+@contextmanager
+def serving(timing: Timing, bots: bool) -> Iterator[Live]:
+    """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
+    bots' pool, which fills a lobby with a person in it after 300 ms."""
     settings = Settings(
-        timing=Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS),
+        timing=timing,
         rate_limits=False,
-        bots=True,
+        bots=bots,
         bot_fill_ms=300,
         bot_key="web-e2e-bot-key",
     )
@@ -63,39 +72,96 @@ def live() -> Iterator[Live]:
     app = create_app(service)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
-    # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
-    pool = BotPool(
-        url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
-    )
-    pool.install(app)
+    pool = None
+    if bots:
+        # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
+        pool = BotPool(
+            url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
+        )
+        pool.install(app)
     thread = threading.Thread(target=server.serve_forever, name="web-e2e", daemon=True)
     thread.start()
     sweeping = loop.start(service, interval_s=0.25)
-    pool.start()
+    if pool is not None:
+        pool.start()
     try:
         yield Live(url, service, pool)
     finally:
-        pool.stop()
+        if pool is not None:
+            pool.stop()
         sweeping.set()
         server.shutdown()
 
 
+SHORT = Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def live() -> Iterator[Live]:
+    with serving(SHORT, True) as app:
+        yield app
+
+
+# Puppets play every move themselves and never wait for a timeout: a longer turn keeps a slow
+# (loaded) machine from timing out a turn between two of a test's moves.
+PUPPET_TURN_MS = 15_000
+
+
+@pytest.fixture(scope="session")
+def quiet() -> Iterator[Live]:
+    """Without bots: tests that drive every player themselves (puppets) leave nothing playing
+    behind them, and a lobby stays open as long as they want."""
+    timing = Timing(turn_ms=PUPPET_TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+    with serving(timing, False) as app:
+        yield app
+
+
+@pytest.fixture(scope="module")
+def real_intro() -> Iterator[Live]:
+    """The real 6 s intro with 4 s turns, and no bots."""
+    timing = Timing(turn_ms=SHORT_TURN_MS, intro_ms=REAL_INTRO_MS, reconnect_ms=RECONNECT_MS)
+    with serving(timing, False) as app:
+        yield app
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Any]:
     if not CHROMIUM.exists():
         # A failure, not a skip: a browser check that silently does not run checks nothing.
         pytest.fail("no /usr/bin/chromium: `make system-packages` (in `make test`) installs it")
     from playwright.sync_api import sync_playwright
 
-    # Playwright gives every launch a new, empty profile (user-data-dir) of its own.
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    # Playwright gives every launch a new, empty profile (user-data-dir) of its own.
+    browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def scrollbars_browser(playwright: Any) -> Iterator[Any]:
+    """Chromium with classic scrollbars (15 px of the width), as on a desktop: Playwright's
+    headless default hides them, which hides layouts that only fit without them (100vw counts
+    the scrollbar)."""
+    browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_FLAGS,
+        ignore_default_args=["--hide-scrollbars"],
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -236,17 +236,22 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
                 page.wait_for_selector("#duel-result, .result-card.bye")
             shot(f"{current}")
             if current == "out":
-                # R9: eliminated, with the place (fixed when the round ends) and rating change.
-                page.wait_for_function(
-                    "() => !/fixed/.test(document.getElementById('out-place').textContent)",
-                    timeout=60_000,
-                )
+                # R9: eliminated: the place and rating change at once, provisional until the
+                # round ends and fixes them (D1).
                 assert re.fullmatch(r"\d+(st|nd|rd|th)", page.locator("#out-place").inner_text())
-                assert re.fullmatch(r"[+−±]\d+", page.locator("#out-rating").inner_text())
+                delta = page.locator("#out-rating .delta").inner_text()
+                assert re.fullmatch(r"[+−±]\d+", delta), delta
+                assert re.fullmatch(r"\d+ → \d+", page.locator("#out-rating .move").inner_text())
+                page.wait_for_selector(
+                    "#out-rating .pill.provisional", state="detached", timeout=60_000
+                )
                 shot("out-placed")
-                page.click("#out-watch")
-                page.wait_for_selector("#watch #board")
-                shot("watch")
+                live = page.locator("#duel-grid .mini-duel.live")
+                if live.count():
+                    live.first.click()
+                    page.wait_for_selector("#watch #watch-board")
+                    shot("watch")
+                    page.click("#watch-back")
             continue
         page.wait_for_timeout(150)
     else:
@@ -256,7 +261,7 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
 
     # Results: every place and rating change; ours with its sign.
     page.wait_for_selector("#results #standings")
-    assert page.locator("#standings tbody tr").count() == 8
+    assert page.locator("#standings li").count() == 8
     mine = page.locator("#your-result").inner_text()
     assert re.search(r"You finished \d+(st|nd|rd|th) · [+−±]\d+", mine), mine
     shot("results")
@@ -307,14 +312,15 @@ def test_the_layout_fits_a_360_px_phone(live: Live, browser: Any, artifacts: Pat
         assert top >= 0 and bottom <= 740, (top, bottom)
         assert width >= 24, width  # still a key a thumb can hit
     # The colour-blind palette during the duel: the top bar is hidden, the duel's head has its
-    # own toggle, a real button that works from the keyboard and keeps both toggles in step.
+    # own toggle, a real button that works from the keyboard (Space: in a duel, Enter always
+    # sends the word) and keeps both toggles in step.
     assert not page.locator("#palette").is_visible()
     toggle = page.locator("#duel-palette")
     assert toggle.is_visible()
     assert toggle.get_attribute("aria-label") == "Colour-blind colours"
     assert not page.evaluate("document.documentElement.classList.contains('cb')")
     toggle.focus()
-    page.keyboard.press("Enter")
+    page.keyboard.press(" ")
     assert page.evaluate("document.documentElement.classList.contains('cb')")
     assert toggle.get_attribute("aria-pressed") == "true"
     assert page.locator("#palette").get_attribute("aria-pressed") == "true"
@@ -326,8 +332,11 @@ def test_the_layout_fits_a_360_px_phone(live: Live, browser: Any, artifacts: Pat
     assert toggle.get_attribute("aria-pressed") == "false"
 
     # Leaving mid-tournament asks first, then counts as a loss (R20).
-    page.on("dialog", lambda dialog: dialog.accept())
     page.click("#t-leave")
+    page.wait_for_selector("#leave-dialog")
+    no_overflow("the question before leaving")
+    shot("leave-question")
+    page.click("#leave-dialog-yes")
     page.wait_for_selector("#out")
     no_overflow("out")
     shot("left")

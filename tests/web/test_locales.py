@@ -21,7 +21,8 @@ import pytest
 import wordlists
 from api.http import app as http_app
 from api.web import STATIC
-from core import nicknames
+from core import nicknames, rating, timing
+from core.lobby import RATING_WINDOW
 
 I18N = STATIC / "i18n"
 CODES = tuple(wordlists.LANGUAGES)
@@ -63,7 +64,7 @@ ORDINAL: dict[str, set[str]] = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "id": {"home.rating", "out.rating"},
     "de": {"duel.seconds"},
-    "es": {"duel.seconds"},
+    "es": {"duel.seconds", "rating.provisional"},
     "fr": {"out.place", "results.place"},
     "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds"},
     "nl": {"home.rating", "out.rating", "duel.seconds", "duel.letters", "watch.live"},
@@ -241,3 +242,28 @@ def test_r25_the_client_explains_the_nickname_rules_of_the_server() -> None:
     assert int(match[1]) == nicknames.MIN_LENGTH
     assert int(match[2]) == nicknames.MAX_LENGTH
     assert set(match[3]) == set(nicknames._ALLOWED_PUNCTUATION)
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_r1_to_r21_the_rules_on_the_home_page_are_complete(code: str) -> None:
+    """R1–R25 as a player needs them, in every language: 8 players and 3 lives (R1), words of
+    4–6 letters on a shared board (R10, R12), 30 s turns and 6 guesses each (R10, R11), byes
+    (R6), shared places (R8), ratings from 1000 within 200 points (R17, R18), leaving (R19,
+    R20) and 60 s to come back (R21) — the numbers taken from the code, not the text."""
+    messages = catalogue(code)
+    rules = [messages[f"home.rules.{i}"] for i in range(1, 10)]
+    assert "home.rules.10" not in messages
+    numbers = {int(n) for n in re.findall(r"\d+", " ".join(rules))}
+    wanted = {
+        timing.LIVES,
+        *wordlists.LENGTHS,
+        timing.Timing().turn_ms // 1000,
+        timing.TURNS_PER_PLAYER,
+        rating.START_RATING,
+        RATING_WINDOW,
+        timing.Timing().reconnect_ms // 1000,
+    }
+    assert wanted <= numbers, sorted(wanted - numbers)
+    english = " ".join(catalogue("en")[f"home.rules.{i}"] for i in range(1, 10))
+    for fact in ("Eight players", "bye", "share a place", "counts as a loss", "draw"):
+        assert fact in english, fact

@@ -53,3 +53,28 @@ def test_every_module_import_resolves(module: Path) -> None:
         r'^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"', module.read_text(), re.M
     ):
         assert (module.parent / target).resolve().is_file(), f"{module.name} imports {target}"
+
+
+def _imports(module: Path) -> list[Path]:
+    pattern = r'^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"'
+    return [(module.parent / t).resolve() for t in re.findall(pattern, module.read_text(), re.M)]
+
+
+def test_the_modules_import_no_cycle() -> None:
+    """Screens import shared modules, never the other way round (routes.js imports the screens;
+    a screen that needs an address imports paths.js)."""
+    graph = {module.resolve(): _imports(module) for module in MODULES}
+    done: set[Path] = set()
+
+    def visit(module: Path, path: tuple[Path, ...]) -> None:
+        if module in path:
+            cycle = " → ".join(p.name for p in (*path[path.index(module) :], module))
+            pytest.fail(f"import cycle: {cycle}")
+        if module in done:
+            return
+        for target in graph.get(module, []):
+            visit(target, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())

@@ -1,5 +1,6 @@
 """`wordle-tournament bench api`: DynamoDB units per request, response sizes, what the queue
-costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), and the poll handler's speed.
+costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' records (history,
+statistics, summary, leaderboards: api/cli/bench/records.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -9,6 +10,7 @@ Flask test client with a simulated clock and clients that follow the Poll-Interv
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import os
@@ -23,7 +25,8 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
-from api.cli.bench import queue
+from api.cli.bench import queue, records
+from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -41,7 +44,9 @@ T0 = 1_760_000_000_000
 
 
 def register(bench: Any) -> None:
-    parser = bench.add_parser("api", help="DynamoDB units per poll/guess/tournament, poll speed")
+    parser = bench.add_parser(
+        "api", help="DynamoDB units per request (play, history, stats, leaderboards), poll speed"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--polls", type=int, default=2000, help="polls to time")
     add_store_option(parser)
@@ -56,10 +61,15 @@ class Clock:
         return self.ms
 
 
+_ADDRESSES = itertools.count()  # each new player from its own address (creation is limited)
+
+
 def _players(client: FlaskClient, n: int) -> list[dict[str, str]]:
     made = []
     for _ in range(n):
-        body = client.post("/v1/players").get_json()
+        k = next(_ADDRESSES)
+        address = {"REMOTE_ADDR": f"10.{k // 65536 % 256}.{k // 256 % 256}.{k % 256}"}
+        body = client.post("/v1/players", environ_base=address).get_json()
         made.append({"id": body["id"], "auth": f"Bearer {body['token']}"})
     return made
 
@@ -79,6 +89,9 @@ def state_before(view: dict[str, Any]) -> dict[str, Any]:
     ]
     old["duels"] = [{k: d[k] for k in _SUMMARY_FIELDS} for d in view["duels"]]
     return old
+
+
+Usage = dict[str, list[tuple[float, float]]]  # per request kind: (read, write) units of each
 
 
 @dataclass
@@ -184,12 +197,13 @@ def _print_sizes(sizes: Sizes) -> None:
     )
 
 
-def _poll_speed(polls: int) -> tuple[float, float, float]:
+def _poll_speed(polls: int, rate_limits: bool = False) -> tuple[float, float, float]:
     """Median µs of a poll (in-memory storage) and of a bare Flask JSON route, same run, both
-    through the same test client."""
+    through the same test client. The clock stands still, so with limits on the players take
+    turns and only served polls are timed (not the 429s of a player over budget)."""
     clock = Clock()
     repo = InMemoryRepository()
-    settings = Settings(timing=Timing(), rate_limits=False)
+    settings = Settings(timing=Timing(), rate_limits=rate_limits)
     app = create_app(Service(Context(repo, settings, clock=clock, rng=random.Random(3))))
     client = app.test_client()
     players = _players(client, 8)
@@ -201,22 +215,27 @@ def _poll_speed(polls: int) -> tuple[float, float, float]:
     bare = Flask("bare")
     bare.get("/state")(lambda: jsonify({"ok": True, "n": 1}))
     bare_client = bare.test_client()
-    poll_headers = {"Authorization": players[0]["auth"]}
+    headers = [{"Authorization": p["auth"]} for p in (players if rate_limits else players[:1])]
+    turn = itertools.count()
 
     def timed(fn: Any) -> float:
         samples = []
         for _ in range(polls):
             started = time.perf_counter_ns()
-            fn()
-            samples.append(time.perf_counter_ns() - started)
+            status = fn()
+            if status != 429:
+                samples.append(time.perf_counter_ns() - started)
         return statistics.median(samples) / 1000
 
     url = f"/v1/tournaments/{tid}/state"
-    poll_us = timed(lambda: client.get(url, headers=poll_headers))
-    etag = client.get(url, headers=poll_headers).headers["ETag"]
-    unchanged = {**poll_headers, "If-None-Match": etag}
-    not_modified_us = timed(lambda: client.get(url, headers=unchanged))
-    bare_us = timed(lambda: bare_client.get("/state"))
+    poll_us = timed(lambda: client.get(url, headers=headers[next(turn) % len(headers)]).status_code)
+    # A player whose poll budget ran out (the clock stands still) answers 429, without an ETag.
+    etags = [(h, client.get(url, headers=h).headers.get("ETag")) for h in headers]
+    unchanged = [{**h, "If-None-Match": etag} for h, etag in etags if etag is not None]
+    not_modified_us = timed(
+        lambda: client.get(url, headers=unchanged[next(turn) % len(unchanged)]).status_code
+    )
+    bare_us = timed(lambda: bare_client.get("/state").status_code)
     return poll_us, not_modified_us, bare_us
 
 
@@ -263,22 +282,31 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-def _run(args: argparse.Namespace, store: Settings) -> int:
+def play_metered(
+    store: Settings, seed: int, rate_limits: bool
+) -> tuple[Usage, DynamoRepository, str, Sizes, ReportedCapacity]:
+    """One tournament over HTTP on a fresh table of `store`; units per request kind."""
     settings = replace(
         store,
         table_name=f"bench-api-{uuid.uuid4().hex[:8]}",
         timing=Timing(),
-        rate_limits=False,
+        rate_limits=rate_limits,
     )
     repo = DynamoRepository(settings)
     repo.create_table()
     clock = Clock()
-    service = Service(Context(repo, settings, clock=clock, rng=random.Random(args.seed)))
+    service = Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))
     client = create_app(service).test_client()
     repo.meter.reset()
     reported = ReportedCapacity(repo.client)
-    usage, tid, sizes = _play(client, repo, clock, random.Random(args.seed), repo.meter)
+    usage, tid, sizes = _play(client, repo, clock, random.Random(seed), repo.meter)
     reported.stop()
+    return usage, repo, tid, sizes, reported
+
+
+def _run(args: argparse.Namespace, store: Settings) -> int:
+    usage, repo, tid, sizes, reported = play_metered(store, args.seed, rate_limits=False)
+    settings = repo.settings
     metered = repo.meter.total()  # every call, the benchmark's own reads of the state too
     record = repo.get_tournament(tid)
     assert record is not None
@@ -306,6 +334,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
     _print_sizes(sizes)
+    records.run(repo, tid)
     repo.delete_table()
     queue_repo = DynamoRepository(replace(settings, table_name=f"{settings.table_name}-queue"))
     queue_repo.create_table()
@@ -313,10 +342,12 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     sizes = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]
     queue.report(queue.measure(queue_repo, settings, sizes))
     queue_repo.delete_table()
-    poll_us, not_modified_us, bare_us = _poll_speed(args.polls)
-    print(
-        f"poll handler: {poll_us:.0f} µs median (200), {not_modified_us:.0f} µs (304) vs a bare "
-        f"Flask JSON route {bare_us:.0f} µs (ratio {poll_us / bare_us:.2f} and "
-        f"{not_modified_us / bare_us:.2f}, goal <= 2)"
-    )
+    print_limit_costs(store, args.seed, play_metered)
+    for limited in (False, True):
+        poll_us, not_modified_us, bare_us = _poll_speed(args.polls, limited)
+        print(
+            f"poll handler, limits {'on ' if limited else 'off'}: {poll_us:.0f} µs median (200), "
+            f"{not_modified_us:.0f} µs (304) vs a bare Flask JSON route {bare_us:.0f} µs "
+            f"(ratio {poll_us / bare_us:.2f} and {not_modified_us / bare_us:.2f}, goal <= 2)"
+        )
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from api.http.openapi.operations import name_operations
 from api.http.openapi.parts import (
     JSON,
     LANGUAGE,
@@ -13,6 +14,8 @@ from api.http.openapi.parts import (
     path_param,
     ref,
 )
+from api.http.openapi.record_paths import record_paths
+from api.http.openapi.record_schemas import RECORD_SCHEMAS
 from api.http.openapi.schemas import SCHEMAS
 from api.service.context import id_pattern
 from api.service.tournaments import DUEL_ID
@@ -65,7 +68,7 @@ def openapi_document() -> JSON:
                 "This document",
                 {"200": {"description": "OpenAPI 3.1"}},
                 auth=False,
-                errors=(),
+                errors=("429",),
             )
         },
         "/v1/health": {
@@ -73,7 +76,7 @@ def openapi_document() -> JSON:
                 "Liveness and storage check; names the store and the table",
                 {"200": json_body(ref("Health"), "Healthy")},
                 auth=False,
-                errors=("503",),
+                errors=("429", "503"),
             )
         },
         "/v1/languages": {
@@ -92,7 +95,7 @@ def openapi_document() -> JSON:
                     )
                 },
                 auth=False,
-                errors=(),
+                errors=("429",),
             )
         },
         "/v1/players": {
@@ -350,7 +353,9 @@ def openapi_document() -> JSON:
                 params=(_TID, path_param("duel_id", "Duel id, e.g. r3d2", DUEL_PATTERN)),
             )
         },
+        **record_paths(),
     }
+    name_operations(paths)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -362,7 +367,7 @@ def openapi_document() -> JSON:
         "security": [{"bearer": []}],
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **RECORD_SCHEMAS},
         },
         "paths": paths,
     }

@@ -92,11 +92,13 @@ def path_param(name: str, description: str, pattern: str) -> JSON:
     }
 
 
-LANGUAGE: JSON = {
+# One named schema (one enum type in a generated client) for every word language field.
+LANGUAGE_CODE: JSON = {
     "type": "string",
     "enum": list(wordlists.LANGUAGES),
     "description": "A word language (GET /v1/languages).",
 }
+LANGUAGE: JSON = {"$ref": "#/components/schemas/LanguageCode"}
 NICKNAME: JSON = {
     "type": "string",
     "minLength": nicknames.MIN_LENGTH,

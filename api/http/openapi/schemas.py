@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from api.http.openapi.parts import JSON, LANGUAGE, NICKNAME, NULLABLE_INT, NULLABLE_STR, ref
+from api.http.openapi.parts import (
+    JSON,
+    LANGUAGE,
+    LANGUAGE_CODE,
+    NICKNAME,
+    NULLABLE_INT,
+    NULLABLE_STR,
+    ref,
+)
 
 SCHEMAS: JSON = {
+    "LanguageCode": LANGUAGE_CODE,
     "Error": {
         "type": "object",
         "required": ["error"],
@@ -100,6 +109,13 @@ SCHEMAS: JSON = {
                 "type": "array",
                 "items": {"type": "array", "items": {"type": "string"}},
             },
+            "spellings": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "D12: typed text that stands for tiles besides the tiles "
+                "themselves and accent folding (ligatures such as œ → o e, every apostrophe "
+                "of Uzbek oʻ and gʻ, Russian ё → е), lower case.",
+            },
         },
     },
     "Lobby": {
@@ -192,6 +208,7 @@ SCHEMAS: JSON = {
     },
     "Result": {
         "type": ["object", "null"],
+        "required": ["kind", "winner", "at"],
         "properties": {
             "kind": {"enum": ["win", "draw", "forfeit"]},
             "winner": NULLABLE_STR,
@@ -200,6 +217,18 @@ SCHEMAS: JSON = {
     },
     "Duel": {
         "type": "object",
+        "required": [
+            "id",
+            "players",
+            "word_length",
+            "rows",
+            "turns_used",
+            "starts_at",
+            "to_play",
+            "deadline",
+            "your_turn",
+            "result",
+        ],
         "properties": {
             "id": {"type": "string"},
             "players": {"type": "array", "items": {"type": "string"}},
@@ -240,6 +269,16 @@ SCHEMAS: JSON = {
     },
     "LiveDuel": {
         "type": "object",
+        "required": [
+            "id",
+            "players",
+            "rows",
+            "word_length",
+            "result",
+            "board",
+            "to_play",
+            "deadline",
+        ],
         "description": "A duel of the current round at a glance (R9). Open it in full with "
         "/duels/{duel_id}, or follow it through the state with `?watch=`.",
         "properties": {
@@ -260,6 +299,18 @@ SCHEMAS: JSON = {
     },
     "StatePlayer": {
         "type": "object",
+        "required": [
+            "id",
+            "nickname",
+            "bot",
+            "lives",
+            "status",
+            "place",
+            "rating_change",
+            "rating",
+            "out_round",
+            "provisional",
+        ],
         "properties": {
             "id": {"type": "string"},
             "nickname": {"type": "string"},
@@ -291,46 +342,66 @@ SCHEMAS: JSON = {
             },
         },
     },
-    "History": {
+    "HistoryRound": {
         "type": "object",
-        "description": "Every round that has ended; it changes only when a round ends.",
+        "required": ["number", "intro_at", "starts_at", "ended_at", "bye", "out", "duels"],
         "properties": {
-            "id": {"type": "string"},
-            "rounds": {
+            "number": {"type": "integer"},
+            "intro_at": {"type": "integer"},
+            "starts_at": {"type": "integer"},
+            "ended_at": {"type": "integer"},
+            "bye": NULLABLE_STR,
+            "out": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Players whose lives reached 0 in this round.",
+            },
+            "duels": {
                 "type": "array",
                 "items": {
                     "type": "object",
+                    "required": ["id", "players", "secret", "board", "result"],
                     "properties": {
-                        "number": {"type": "integer"},
-                        "intro_at": {"type": "integer"},
-                        "starts_at": {"type": "integer"},
-                        "ended_at": {"type": "integer"},
-                        "bye": NULLABLE_STR,
-                        "out": {
-                            "type": "array",
-                            "items": {"type": "string"},
-                            "description": "Players whose lives reached 0 in this round.",
-                        },
-                        "duels": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "id": {"type": "string"},
-                                    "players": {"type": "array", "items": {"type": "string"}},
-                                    "secret": {"type": "array", "items": {"type": "string"}},
-                                    "board": ref("Board"),
-                                    "result": ref("Result"),
-                                },
-                            },
-                        },
+                        "id": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "secret": {"type": "array", "items": {"type": "string"}},
+                        "board": ref("Board"),
+                        "result": ref("Result"),
                     },
                 },
             },
         },
     },
+    "History": {
+        "type": "object",
+        "description": "Every round that has ended; it changes only when a round ends.",
+        "properties": {
+            "id": {"type": "string"},
+            "rounds": {"type": "array", "items": ref("HistoryRound")},
+        },
+    },
     "State": {
         "type": "object",
+        "required": [
+            "id",
+            "language",
+            "phase",
+            "phase_deadline",
+            "round",
+            "intro_at",
+            "starts_at",
+            "server_time",
+            "finished_at",
+            "timers",
+            "players",
+            "pairings",
+            "bye",
+            "you",
+            "duel",
+            "duels",
+            "history_rounds",
+            "where",
+        ],
         "description": "Everything one screen needs. Times are ms since the epoch.",
         "properties": {
             "id": {"type": "string"},
@@ -344,7 +415,11 @@ SCHEMAS: JSON = {
             "finished_at": NULLABLE_INT,
             "timers": {"type": "object"},
             "players": {"type": "array", "items": ref("StatePlayer")},
-            "pairings": {"type": "array", "items": {"type": "array"}},
+            "pairings": {
+                "type": "array",
+                "items": {"type": "array", "items": {"type": "string"}},
+                "description": "The round's duels as pairs of player ids.",
+            },
             "bye": NULLABLE_STR,
             "you": NULLABLE_STR,
             "duel": {"oneOf": [ref("Duel"), {"type": "null"}]},

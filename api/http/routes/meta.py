@@ -32,6 +32,9 @@ def install(app: Flask, service: Service) -> None:
                         "native_name": lang.native_name,
                         "tiles": list(lang.tiles),
                         "keyboard": [list(row) for row in lang.keyboard],
+                        # D12: typed sequences beyond the tiles (ligatures, apostrophe forms of
+                        # oʻ and gʻ, ё → е), so a client types tiles as the server reads them.
+                        "spellings": {typed: list(t) for typed, t in lang.spellings.items()},
                     }
                     for lang in wordlists.LANGUAGES.values()
                 ],

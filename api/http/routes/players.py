@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
+from api.http.limits import client_address
 from api.http.requests import body, caller, integer
 from api.service import Service
 from api.service import errors as svc
@@ -38,14 +39,12 @@ def install(app: Flask, service: Service) -> None:
         bot, rating = new_player_options(body(optional=True))
         if bot:
             service.players.check_bot_key(request.headers.get("X-Bot-Key"))
-        player, token = service.players.create(request.remote_addr or "unknown", bot, rating)
+        player, token = service.players.create(client_address(request.environ), bot, rating)
         return jsonify({**profile(player), "token": token}), 201
 
     @app.get("/v1/me")
     def get_me() -> Response:
-        player = caller(service)
-        service.queue.heard_from(player)  # D16: a contact keeps a lobby seat
-        return jsonify(profile(player))
+        return jsonify(profile(caller(service)))  # a contact (D9) keeps a lobby seat (D16)
 
     @app.patch("/v1/me")
     def patch_me() -> Response:

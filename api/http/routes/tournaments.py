@@ -3,30 +3,18 @@ the history of the rounds played."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
 from api.http import polling
+from api.http.caching import JSON_ENCODER as _JSON
+from api.http.caching import not_modified as _not_modified
 from api.http.requests import body, caller, integer
 from api.service import Service, where
 from api.service import errors as svc
 from api.service.tournaments import DUEL_ID, Snapshot
 from api.storage.records import PlayerRecord
-
-# One encoder for every state body: compact, and without the cycle check (views are trees).
-_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
-
-
-def _etags(header: str) -> set[str]:
-    """The entity tags of an If-None-Match header (weak ones compare by their opaque part)."""
-    return {tag.strip().removeprefix("W/") for tag in header.split(",")}
-
-
-def _not_modified(etag: str) -> bool:
-    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
-    return bool(wanted) and (wanted.strip() == "*" or etag in _etags(wanted))
 
 
 def _watching() -> str | None:
@@ -67,7 +55,7 @@ def install(app: Flask, service: Service) -> None:
     @app.get("/v1/tournaments/<id(t):tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
         watching = _watching()
-        player = caller(service)
+        player = caller(service, contact=False)
         snapshot = service.tournaments.state(player, tournament_id)
         place = where.header(where.where(player, snapshot.tournament))
         if _not_modified(snapshot.etag(place)):
@@ -78,7 +66,7 @@ def install(app: Flask, service: Service) -> None:
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/guesses")
     def guess(tournament_id: str) -> Response:
-        player = caller(service)
+        player = caller(service, contact=False)
         data = body()
         snapshot, view = service.tournaments.guess(
             player, tournament_id, integer(data.get("row")), data.get("word"), data.get("duel")
@@ -87,13 +75,14 @@ def install(app: Flask, service: Service) -> None:
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/leave")
     def leave_tournament(tournament_id: str) -> Response:
-        player = caller(service)
+        player = caller(service, contact=False)
         snapshot, view = service.tournaments.leave(player, tournament_id)
         return state_response(snapshot, player, view)
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/history")
     def tournament_history(tournament_id: str) -> Response:
-        rounds, history = service.tournaments.history(caller(service), tournament_id)
+        player = caller(service, contact=False)  # history() stamps the tournament itself
+        rounds, history = service.tournaments.history(player, tournament_id)
         etag = f'"h{rounds}"'  # rounds that have ended never change again
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         if _not_modified(etag):
@@ -103,4 +92,6 @@ def install(app: Flask, service: Service) -> None:
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/duels/<duel:duel_id>")
     def watch_duel(tournament_id: str, duel_id: str) -> Response:
-        return jsonify(service.tournaments.duel(caller(service), tournament_id, duel_id))
+        return jsonify(
+            service.tournaments.duel(caller(service, contact=False), tournament_id, duel_id)
+        )

@@ -3,6 +3,38 @@
 
 const TOKEN_KEY = "wt.token";
 
+// Where the player is (docs/client.md): every authenticated GET answers with a `Where` header,
+// and a write's answer may carry a `where` object (the state after a guess or a leave). This is
+// the one place that reads them; the router listens (app.js) and takes the player there.
+const whereListeners = new Set();
+let writesInFlight = 0;
+let writesDone = 0;
+
+export function onWhere(listener) {
+  whereListeners.add(listener);
+  return () => whereListeners.delete(listener);
+}
+
+function tell(where) {
+  if (!where || typeof where !== "object") return;
+  for (const listener of whereListeners) {
+    try {
+      listener(where);
+    } catch (err) {
+      console.error(err);
+    }
+  }
+}
+
+function parseWhere(text) {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 export class ApiError extends Error {
   constructor(status, code, message, details = {}, retryAfter = null) {
     super(message);
@@ -30,6 +62,12 @@ export async function request(method, path, { body, etag } = {}) {
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (etag) headers["If-None-Match"] = etag;
+  const write = method !== "GET";
+  // A read that overlapped a write may describe the player before it: its position is stale.
+  const epoch = writesDone;
+  const overlapped = () => writesInFlight > 0 || writesDone !== epoch;
+  const calm = !overlapped();
+  if (write) writesInFlight += 1;
   let response;
   try {
     response = await fetch(path, {
@@ -41,8 +79,15 @@ export async function request(method, path, { body, etag } = {}) {
     });
   } catch (err) {
     throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+  } finally {
+    if (write) {
+      writesInFlight -= 1;
+      writesDone += 1;
+    }
   }
+  const where = !write && response.ok && calm && !overlapped() ? parseWhere(response.headers.get("Where")) : null;
   if (response.status === 304 || response.status === 204) {
+    tell(where);
     return { status: response.status, data: null, headers: response.headers };
   }
   let data = null;
@@ -51,6 +96,7 @@ export async function request(method, path, { body, etag } = {}) {
   } catch {
     data = null;
   }
+  if (response.ok) tell(where || (write && data && data.where) || null);
   if (!response.ok) {
     const error = (data && data.error) || {};
     const retry = response.headers.get("Retry-After");

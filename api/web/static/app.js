@@ -1,26 +1,17 @@
-// The reference client of the Wordle Tournament REST API: a hash router over a few screens.
+// The reference client of the Wordle Tournament REST API: a hash router over a few screens
+// (routes.js), which also takes the player wherever the server says they are (follow()).
 
 import * as api from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { colourBlind, loadLanguages, setColourBlind, store } from "./state.js";
 import { errorText, paletteButton } from "./screens/common.js";
 import { LOCALE_EVENT, loaded, preferredLocale, t, useLocale } from "./strings.js";
-import * as group from "./screens/group.js";
-import * as home from "./screens/home.js";
-import * as join from "./screens/join.js";
-import * as lobby from "./screens/lobby.js";
-import * as tournament from "./screens/tournament.js";
-
-const SCREENS = { "": home, group, lobby, t: tournament, join };
+import { match } from "./routes.js";
+import { tournamentPath } from "./paths.js";
 
 const main = document.getElementById("main");
-let unmount = null;
+let mounted = null; // {route, params, unmount, update}
 let generation = 0;
-
-function parse(hash) {
-  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
-  return { name: parts[0] || "", arg: parts.slice(1).join("/") || null };
-}
 
 export function go(path) {
   const target = `#/${path}`;
@@ -28,27 +19,66 @@ export function go(path) {
   else location.hash = target;
 }
 
+// What is on screen now: the route's name and parameters.
+function here() {
+  return match(location.hash);
+}
+
+// docs/client.md, "Where the player is": a live tournament the player is still playing in must
+// be on screen, from any screen and at once; else a lobby they sit in. Nothing else forces a
+// move, so a player who is out (D14) may go home, queue or join their group, and watch.
+function follow(where) {
+  store.where = where;
+  if (store.me) Object.assign(store.me, where, { where });
+  const { route, params } = here();
+  if (where.tournament_id) {
+    if (route.name !== "t" || params.id !== where.tournament_id) go(tournamentPath(where.tournament_id));
+    return;
+  }
+  if (where.lobby_id && route.name !== "lobby" && route.name !== "join") go("lobby");
+}
+
+function unmountCurrent() {
+  if (!mounted) return;
+  try {
+    if (mounted.unmount) mounted.unmount();
+  } catch (err) {
+    console.error(err);
+  }
+  mounted = null;
+}
+
+// A screen's mount returns nothing, a cleanup function, or {unmount, update}: a screen with
+// `update` takes a change of its own parameters (the same tournament's story) without a remount.
+function normalise(result) {
+  if (!result) return {};
+  if (typeof result === "function") return { unmount: result };
+  return result;
+}
+
 async function route() {
   const mine = ++generation;
-  if (unmount) {
-    try {
-      unmount();
-    } catch (err) {
-      console.error(err);
-    }
-    unmount = null;
+  const { route: next, params } = here();
+  if (
+    mounted &&
+    mounted.update &&
+    mounted.route.screen === next.screen &&
+    mounted.params.id === params.id
+  ) {
+    mounted.params = params;
+    mounted.update(params);
+    return;
   }
-  const { name, arg } = parse(location.hash);
-  const screen = SCREENS[name] || home;
-  document.body.dataset.screen = name || "home";
+  unmountCurrent();
+  document.body.dataset.screen = next.name;
   replace(main, h("p", { class: "loading" }, h("span", { class: "spinner", "aria-hidden": "true" })));
   try {
-    const cleanup = await screen.mount(main, arg, { go, isCurrent: () => mine === generation });
+    const result = normalise(await next.screen.mount(main, params, { go, isCurrent: () => mine === generation }));
     if (mine !== generation) {
-      if (cleanup) cleanup();
+      if (result.unmount) result.unmount();
       return;
     }
-    unmount = cleanup || null;
+    mounted = { route: next, params, ...result };
   } catch (err) {
     console.error(err);
     if (mine !== generation) return;
@@ -69,7 +99,7 @@ function topbar() {
   const palette = paletteButton("palette");
   const brand = h(
     "a",
-    { class: "brand", href: "#/", "aria-label": t("app.title") },
+    { class: "brand", id: "brand", href: "#/", "aria-label": t("app.title") },
     h("span", { class: "logo", "aria-hidden": "true" }, "W", h("b", {}, "T")),
     h("span", { class: "brand-name" }, t("app.title")),
   );
@@ -93,6 +123,7 @@ function chrome() {
 async function relabel() {
   const focused = document.activeElement && document.activeElement.id;
   chrome();
+  unmountCurrent();
   await route();
   const el = focused && document.getElementById(focused);
   if (el) el.focus();
@@ -115,21 +146,20 @@ async function boot() {
     }
   }
   document.body.classList.remove("offline");
-  const { name, arg } = parse(location.hash);
-  const me = store.me;
-  if (name === "join") {
+  const { route: first, params, unknown } = here();
+  const where = store.me.where || store.me;
+  if (first.name === "join") {
     // An invite link always wins: the join screen sorts out where we are.
-  } else if (me.tournament_id) {
-    history.replaceState(null, "", `#/t/${me.tournament_id}`);
-  } else if (me.lobby_id) {
+  } else if (where.tournament_id) {
+    history.replaceState(null, "", `#/${tournamentPath(where.tournament_id)}`);
+  } else if (where.lobby_id) {
     history.replaceState(null, "", "#/lobby");
-  } else if (name === "t" && arg) {
-    // A finished tournament, or one we are watching after elimination: stay.
-  } else if (name === "group" && me.group_id) {
-    // stay
-  } else if (name !== "") {
+  } else if (unknown || (first.name === "group" && !where.group_id) || (first.name === "lobby")) {
+    history.replaceState(null, "", "#/");
+  } else if (first.name === "t" && !params.id) {
     history.replaceState(null, "", "#/");
   }
+  api.onWhere(follow);
   window.addEventListener("hashchange", route);
   window.addEventListener(LOCALE_EVENT, relabel);
   route();

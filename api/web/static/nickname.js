@@ -23,6 +23,28 @@ export function nicknameProblem(name) {
   return null;
 }
 
+// Why the server refused `name` (422 invalid_nickname), from the reason it gives: each rule
+// its own message, in the player's language; the client's own check when the reason is unknown.
+export function nicknameRefusal(err, name) {
+  const details = (err && err.details) || {};
+  switch (details.reason) {
+    case "length":
+      return t("nickname.length", { min: NICKNAME.min, n: NICKNAME.max });
+    case "characters":
+      return t("nickname.characters", { chars: (details.characters || []).join(" ") || "?" });
+    case "letter":
+      return t("nickname.letter");
+    case "invisible":
+      return t("nickname.invisible");
+    case "blocked":
+      return t("nickname.blocked");
+    case "look_alike":
+      return t("nickname.lookAlike");
+    default:
+      return nicknameProblem(name);
+  }
+}
+
 // The rules in one line, for the editor's hint.
 export function nicknameRules() {
   return t("nickname.rules", { min: NICKNAME.min, n: NICKNAME.max });

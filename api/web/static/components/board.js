@@ -6,29 +6,47 @@ import { hue, initials, tileText } from "../screens/common.js";
 
 export const MAX_ROWS = 12;
 const CLASS = { G: "mG", Y: "mY", "-": "mX" };
+// A new row's tiles flip one after another (styles.css: .tile.flip, 0.5 s each).
+const FLIP_STEP_MS = 120;
+const FLIP_MS = 500;
+
+export function flipMs(length) {
+  return (length - 1) * FLIP_STEP_MS + FLIP_MS;
+}
 
 export class Board {
   constructor(langCode) {
     this.lang = langCode;
     this.seen = null; // rows already shown, so only new rows flip in
     this.duelId = null;
+    this.flipFrom = null; // the first row still flipping in, and when it began
+    this.flipStart = 0;
+    this.length = 5;
     this.el = h("div", { class: "board", id: "board", role: "group", "aria-label": t("duel.board") });
   }
 
   // duel: the duel view; names: Map id → nickname; you: the viewer's id (null when watching);
-  // input: tiles typed for the current row.
-  update(duel, names, you, input = []) {
+  // input: tiles typed for the current row; pending: the typed start of the next tile ("c" of
+  // Uzbek "ch"), shown dimmed.
+  update(duel, names, you, input = [], pending = "") {
     if (duel.id !== this.duelId) {
       this.duelId = duel.id;
       this.seen = null;
+      this.flipFrom = null;
     }
     const len = duel.word_length;
+    this.length = len;
+    if (this.seen !== null && duel.rows.length > this.seen) {
+      this.flipFrom = this.flipping() ? this.flipFrom : this.seen;
+      this.flipStart = this.flipping() ? this.flipStart : Date.now();
+    }
+    const elapsed = Date.now() - this.flipStart;
     this.el.style.setProperty("--len", len);
     const nameOf = (id) => (id === you ? t("t.you") : names.get(id) || "?");
     const rows = [];
     duel.rows.forEach((row, i) => {
-      const fresh = this.seen !== null && i >= this.seen;
-      rows.push(this.playedRow(row, i, nameOf(row.by), fresh, len, row.by === you));
+      const fresh = this.flipping() && i >= this.flipFrom;
+      rows.push(this.playedRow(row, i, nameOf(row.by), fresh, len, row.by === you, elapsed));
     });
     const active = !duel.result && duel.to_play;
     if (active && duel.rows.length < MAX_ROWS) {
@@ -37,11 +55,14 @@ export class Board {
       const cells = [];
       for (let c = 0; c < len; c++) {
         const tile = mine ? input[c] : undefined;
+        const half = mine && c === input.length && pending ? pending : "";
         cells.push(
           h(
             "span",
-            { class: `tile ${tile ? "filled" : "empty"} ${tile && tile.length > 1 ? "multi" : ""}` },
-            tile ? tileText(tile, this.lang) : "",
+            {
+              class: `tile ${tile ? "filled" : half ? "pending" : "empty"} ${(tile || half).length > 1 ? "multi" : ""}`,
+            },
+            tile ? tileText(tile, this.lang) : half ? tileText(half, this.lang) : "",
           ),
         );
       }
@@ -91,7 +112,21 @@ export class Board {
   }
 
   // A player's own rows say "you", not their name (D17: "you" and a name are different messages).
-  playedRow(row, i, name, fresh, len, yours) {
+  // Whether a new row is still flipping in, and in how many ms its colours are all shown.
+  flipping() {
+    return this.flipFrom !== null && Date.now() - this.flipStart < flipMs(this.length);
+  }
+
+  revealIn() {
+    return this.flipping() ? flipMs(this.length) - (Date.now() - this.flipStart) : 0;
+  }
+
+  // How many rows show their colours: the keyboard colours only those, not a row mid-flip.
+  revealedRows(total) {
+    return this.flipping() ? Math.min(this.flipFrom, total) : total;
+  }
+
+  playedRow(row, i, name, fresh, len, yours, elapsed = 0) {
     if (row.skipped) {
       const cells = [];
       for (let c = 0; c < len; c++) cells.push(h("span", { class: "tile skipped", "aria-hidden": "true" }));
@@ -107,7 +142,8 @@ export class Board {
         "span",
         {
           class: `tile ${CLASS[row.marks[c]] || "mX"} ${tile.length > 1 ? "multi" : ""} ${fresh ? "flip" : ""}`,
-          style: fresh ? { animationDelay: `${c * 120}ms` } : null,
+          // Drawn again mid-flip (a poll, a key), the flip goes on where it was.
+          style: fresh ? { animationDelay: `${c * FLIP_STEP_MS - elapsed}ms` } : null,
           dataset: { mark: row.marks[c] },
         },
         h("span", { "aria-hidden": "true" }, tileText(tile, this.lang)),

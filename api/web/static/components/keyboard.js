@@ -56,6 +56,22 @@ export class Keyboard {
     return btn;
   }
 
+  // The colours of `rows`, of which only the first `revealed` are on show yet: the others are
+  // still flipping on the board, and colour their keys `ms` from now, when the flip has ended.
+  show(rows, revealed = rows.length, ms = 0) {
+    clearTimeout(this.revealTimer);
+    if (revealed >= rows.length || ms <= 0) {
+      this.setStates(letterStates(rows));
+      return;
+    }
+    this.setStates(letterStates(rows.slice(0, revealed)));
+    this.revealTimer = setTimeout(() => this.setStates(letterStates(rows)), ms);
+  }
+
+  destroy() {
+    clearTimeout(this.revealTimer);
+  }
+
   // states: Map tile → "G" | "Y" | "-"
   setStates(states) {
     for (const [tile, btn] of this.keys) {

@@ -5,6 +5,7 @@ import * as api from "../api.js";
 import { h, replace, toast } from "../dom.js";
 import { Poller, language, refreshMe } from "../state.js";
 import { t } from "../strings.js";
+import { tournamentPath } from "../paths.js";
 import { avatar, errorText } from "./common.js";
 
 const POLL_MS = 2000;
@@ -57,7 +58,7 @@ export async function mount(root, _arg, { go }) {
   const start = () =>
     act(async () => {
       const lobby = (await api.post(`/v1/groups/${group.id}/start`)).data;
-      go(lobby.tournament_id ? `t/${lobby.tournament_id}` : "lobby");
+      go(lobby.tournament_id ? tournamentPath(lobby.tournament_id) : "lobby");
     });
   const newInvite = () =>
     act(async () => {
@@ -143,16 +144,11 @@ export async function mount(root, _arg, { go }) {
   );
   render();
 
+  // The leader's Start seats every member: the `Where` of these reads takes them there (app.js),
+  // and this screen goes away; until then it keeps reading.
   const poller = new Poller(async () => {
     me = await refreshMe();
-    if (me.tournament_id) {
-      go(`t/${me.tournament_id}`);
-      return null;
-    }
-    if (me.lobby_id) {
-      go("lobby");
-      return null;
-    }
+    if (me.tournament_id || me.lobby_id) return POLL_MS;
     if (!me.group_id) {
       go("");
       return null;

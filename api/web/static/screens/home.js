@@ -3,19 +3,21 @@
 
 import * as api from "../api.js";
 import { h, replace, toast } from "../dom.js";
-import { chooseLanguage, chosenLanguage, refreshMe, store } from "../state.js";
-import { nicknameProblem, nicknameRules, NICKNAME } from "../nickname.js";
+import { Poller, chooseLanguage, chosenLanguage, refreshMe, store } from "../state.js";
+import { nicknameRefusal, nicknameRules, NICKNAME } from "../nickname.js";
 import { LOCALES, chooseLocale, has, locale, t } from "../strings.js";
+import { tournamentPath } from "../paths.js";
 import { errorText, initials } from "./common.js";
 
-export async function mount(root, _arg, { go }) {
+const GROUP_POLL_MS = 2000;
+
+export async function mount(root, _params, { go }) {
   const me = await refreshMe();
-  if (me.tournament_id) {
-    go(`t/${me.tournament_id}`);
-    return null;
-  }
+  // Still playing a tournament: the `Where` of that read is already taking the player there.
+  if (me.tournament_id) return null;
 
   let busy = false;
+  const face = h("div", { class: "avatar big", id: "home-avatar", "aria-hidden": "true" }, initials(me.nickname));
   const nickname = h("span", { class: "nickname", id: "nickname" }, me.nickname);
   const editButton = h(
     "button",
@@ -50,11 +52,12 @@ export async function mount(root, _arg, { go }) {
       try {
         store.me = (await api.patch("/v1/me", { nickname: input.value })).data;
         nickname.textContent = store.me.nickname;
+        face.textContent = initials(store.me.nickname);
         toast(t("home.renamed"));
         hideEditor();
       } catch (err) {
         // R25: say which rule the nickname breaks, in the player's language.
-        const why = err.code === "invalid_nickname" ? nicknameProblem(input.value) : null;
+        const why = err.code === "invalid_nickname" ? nicknameRefusal(err, input.value) : null;
         toast(why || errorText(err), "error");
         input.focus();
       }
@@ -147,7 +150,7 @@ export async function mount(root, _arg, { go }) {
         "div",
         { class: "card profile" },
         h("h2", { class: "sr-only" }, t("home.heading")),
-        h("div", { class: "avatar big", "aria-hidden": "true" }, initials(me.nickname)),
+        face,
         h(
           "div",
           { class: "profile-main" },
@@ -177,6 +180,7 @@ export async function mount(root, _arg, { go }) {
         ),
         h("p", { class: "hint" }, t("home.group.hint")),
       ),
+      lastTournament(me, go),
       h(
         "details",
         { class: "card rules" },
@@ -185,7 +189,30 @@ export async function mount(root, _arg, { go }) {
       ),
     ),
   );
-  return null;
+  // A group's leader may seat the player at any time (R22): a read every few seconds carries
+  // the `Where` that takes them there (app.js), as the group screen's own polls do.
+  if (!me.group_id) return null;
+  const poller = new Poller(async () => {
+    await refreshMe();
+    return GROUP_POLL_MS;
+  }).start(GROUP_POLL_MS);
+  return () => poller.stop();
+}
+
+// D14, R9: a player who is out (or has left) is free at once, and may come back to watch their
+// tournament until it ends, then read its results and story.
+function lastTournament(me, go) {
+  const id = me.last_tournament_id;
+  if (!id) return null;
+  const button = h("button", { class: "btn secondary wide", id: "last-tournament", type: "button", onclick: () => go(tournamentPath(id)) }, t("home.last.results"));
+  const card = h("div", { class: "card last-card", id: "last-card" }, h("span", { class: "label" }, t("home.last.heading")), button);
+  api
+    .get(`/v1/tournaments/${encodeURIComponent(id)}/state`)
+    .then(({ data }) => {
+      if (data && data.phase !== "finished") button.textContent = t("home.last.watch");
+    })
+    .catch(() => card.remove());
+  return card;
 }
 
 // "Deutsch · German": the word language in its own name, and in the interface language when that

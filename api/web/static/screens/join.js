@@ -6,9 +6,9 @@ import { refreshMe } from "../state.js";
 import { t } from "../strings.js";
 import { errorText } from "./common.js";
 
-export async function mount(_root, code, { go }) {
+export async function mount(_root, { code }, { go }) {
   try {
-    await api.post("/v1/groups/join", { invite_code: decodeURIComponent(code || "") });
+    await api.post("/v1/groups/join", { invite_code: code || "" });
     toast(t("group.joined"));
     go("group");
   } catch (err) {

@@ -5,6 +5,7 @@ import { formatDuration } from "../clock.js";
 import { announce, h, replace, toast } from "../dom.js";
 import { Poller, language, refreshMe } from "../state.js";
 import { formatNumber, formatRange, t } from "../strings.js";
+import { tournamentPath } from "../paths.js";
 import { avatar, errorText } from "./common.js";
 
 const POLL_MS = 1000;
@@ -14,7 +15,7 @@ export async function mount(root, _arg, { go }) {
   let status = (await api.get("/v1/queue")).data;
   if (!status.queued) {
     const me = await refreshMe();
-    go(me.tournament_id ? `t/${me.tournament_id}` : "");
+    go(me.tournament_id ? tournamentPath(me.tournament_id) : "");
     return null;
   }
   let lobby = status.lobby;
@@ -134,7 +135,7 @@ export async function mount(root, _arg, { go }) {
       const tid = (full && full.tournament_id) || profile.tournament_id;
       if (tid) {
         announce(t("lobby.starting"));
-        go(`t/${tid}`);
+        go(tournamentPath(tid));
       } else go("");
       return null;
     }
@@ -145,7 +146,7 @@ export async function mount(root, _arg, { go }) {
     await loadNames();
     render();
     if (lobby.tournament_id) {
-      go(`t/${lobby.tournament_id}`);
+      go(tournamentPath(lobby.tournament_id));
       return null;
     }
     return POLL_MS;

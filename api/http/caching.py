@@ -1,0 +1,21 @@
+"""Conditional requests and compact JSON bodies, shared by the routes that serve them."""
+
+from __future__ import annotations
+
+import json
+
+from flask import request
+
+# One encoder for every large body: compact, and without the cycle check (views are trees).
+JSON_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+
+
+def etags(header: str) -> set[str]:
+    """The entity tags of an If-None-Match header (weak ones compare by their opaque part)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",")}
+
+
+def not_modified(etag: str) -> bool:
+    """Whether the request's If-None-Match names `etag` (or is `*`)."""
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    return bool(wanted) and (wanted.strip() == "*" or etag in etags(wanted))

@@ -1,0 +1,129 @@
+"""Every route's budgets: per token (the authenticated player) and per client address.
+
+The mechanism is api/service/limits.py; README.md's rate-limit table lists these rows (a test
+keeps them equal). Budgets are a few times what the reference client sends at its fastest
+advised cadence (state polls every 1 s, the lobby every 1 s, a group every 2 s, a watched duel
+every 1.5 s), and per address ten times that or more: several players share an address behind a
+NAT, and an IPv6 /64 is one subject. Player creation is stricter: a few per address per ten
+minutes, and a global ceiling in the service (Players.create).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from flask import Flask, request
+
+from api.service import Service
+from api.service.limits import Budget, address_subject
+
+Route = tuple[str, str]  # (method, path as documented: `/v1/lobbies/{lobby_id}`)
+
+# Sampled budgets for the frequent reads keep their cost at a fraction of a write per request.
+POLL = Budget(300, 60, sample=15)
+POLL_ADDRESS = Budget(3000, 60, sample=50)
+READ = Budget(180, 60, sample=5)
+READ_ADDRESS = Budget(1800, 60, sample=5)
+PUBLIC_ADDRESS = Budget(120, 60, sample=5)
+ACTION = Budget(20, 60)
+ACTION_ADDRESS = Budget(200, 60, sample=2)
+CREATIONS_PER_ADDRESS = Budget(5, 600)  # a few per ten minutes
+
+ROUTES: dict[Route, tuple[Budget | None, Budget]] = {
+    ("GET", "/openapi.json"): (None, PUBLIC_ADDRESS),
+    ("GET", "/v1/health"): (None, PUBLIC_ADDRESS),
+    ("GET", "/v1/languages"): (None, PUBLIC_ADDRESS),
+    ("GET", "/"): (None, PUBLIC_ADDRESS),
+    ("GET", "/static/{filename}"): (None, Budget(600, 60, sample=10)),
+    # R18: fresh players are what a rating farm needs. The global ceiling is in the service.
+    ("POST", "/v1/players"): (None, CREATIONS_PER_ADDRESS),
+    ("GET", "/v1/me"): (READ, READ_ADDRESS),
+    ("PATCH", "/v1/me"): (Budget(10, 3600), Budget(100, 3600)),
+    ("POST", "/v1/me/token"): (Budget(10, 3600), Budget(100, 3600)),
+    ("DELETE", "/v1/me/token"): (Budget(10, 3600), Budget(100, 3600)),
+    ("POST", "/v1/queue"): (ACTION, ACTION_ADDRESS),
+    ("GET", "/v1/queue"): (READ, READ_ADDRESS),
+    ("DELETE", "/v1/queue"): (ACTION, ACTION_ADDRESS),
+    ("GET", "/v1/lobbies/{lobby_id}"): (READ, READ_ADDRESS),
+    ("POST", "/v1/groups"): (Budget(10, 60), Budget(100, 60)),
+    ("POST", "/v1/groups/join"): (ACTION, ACTION_ADDRESS),
+    ("GET", "/v1/groups/{group_id}"): (READ, READ_ADDRESS),
+    ("POST", "/v1/groups/{group_id}/start"): (Budget(10, 60), Budget(100, 60)),
+    ("POST", "/v1/groups/{group_id}/invite"): (Budget(10, 60), Budget(100, 60)),
+    ("DELETE", "/v1/groups/{group_id}/members/{member_id}"): (ACTION, ACTION_ADDRESS),
+    ("GET", "/v1/tournaments/{tournament_id}/state"): (POLL, POLL_ADDRESS),
+    ("POST", "/v1/tournaments/{tournament_id}/guesses"): (
+        Budget(30, 10),
+        Budget(600, 60, sample=4),
+    ),
+    ("POST", "/v1/tournaments/{tournament_id}/leave"): (Budget(10, 60), ACTION_ADDRESS),
+    ("GET", "/v1/tournaments/{tournament_id}/history"): (READ, READ_ADDRESS),
+    ("GET", "/v1/tournaments/{tournament_id}/duels/{duel_id}"): (POLL, POLL_ADDRESS),
+    # Players' records: read after a tournament, or on a shared link (the summary, no token).
+    ("GET", "/v1/me/history"): (READ, READ_ADDRESS),
+    ("GET", "/v1/me/stats"): (READ, READ_ADDRESS),
+    ("GET", "/v1/tournaments/{tournament_id}/summary"): (None, READ_ADDRESS),
+    ("GET", "/v1/leaderboard"): (READ, READ_ADDRESS),
+}
+# A path that matches no route (404, 405) still costs a request: counted per address.
+UNMATCHED: tuple[Budget | None, Budget] = (None, Budget(120, 60, sample=5))
+# A route added without a row here gets these until it has its own.
+DEFAULT: tuple[Budget | None, Budget] = (ACTION, ACTION_ADDRESS)
+
+
+@lru_cache(maxsize=256)
+def documented_path(rule: str) -> str:
+    """A Flask rule as the README and OpenAPI write it: `/v1/lobbies/{lobby_id}`."""
+    return re.sub(r"<(?:\w+(?:\([^)]*\))?:)?(\w+)>", r"{\1}", rule)
+
+
+def client_address(environ: dict[str, Any]) -> str:
+    """Who sent the request, from the place that cannot be forged.
+
+    Behind API Gateway, zappa's REMOTE_ADDR comes from X-Forwarded-For: with one address there,
+    API Gateway's; with several, the second to last, which a client chooses by sending its own
+    header (zappa assumes CloudFront in front). The event's requestContext has the address
+    API Gateway saw: `http.sourceIp` (HTTP API, payload 2.0) or `identity.sourceIp` (REST API).
+    Locally, REMOTE_ADDR is the socket's peer.
+    """
+    event = environ.get("lambda.event")
+    if isinstance(event, dict):
+        context = event.get("requestContext") or {}
+        for part in ("http", "identity"):
+            source = (context.get(part) or {}).get("sourceIp")
+            if source:
+                return str(source)
+    return str(environ.get("REMOTE_ADDR") or "")
+
+
+def budgets() -> tuple[str, tuple[Budget | None, Budget]]:
+    """The current request's subject prefix (its endpoint's name) and budgets."""
+    rule = request.url_rule
+    if rule is None:
+        return "unmatched", UNMATCHED
+    return str(rule.endpoint), ROUTES.get((request.method, documented_path(rule.rule)), DEFAULT)
+
+
+def install(app: Flask, service: Service) -> None:
+    """Per-address budgets before anything else runs (a request from a bot holder is exempt)."""
+
+    limiter = service.ctx.limiter
+
+    @app.before_request
+    def per_address() -> None:
+        if not limiter.enabled:
+            return
+        environ = request.environ
+        if "HTTP_X_BOT_KEY" in environ and service.players.holds_bot_key(environ["HTTP_X_BOT_KEY"]):
+            return
+        name, (_, budget) = budgets()
+        limiter.spend(f"{name}:{address_subject(client_address(environ))}", budget)
+
+
+def spend_token_budget(service: Service, player_id: str) -> None:
+    """The per-token budget of the current route, once the caller is authenticated."""
+    name, (budget, _) = budgets()
+    if budget is not None:
+        service.ctx.limiter.spend(f"{name}:{player_id}", budget)

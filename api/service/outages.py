@@ -1,0 +1,90 @@
+"""Outage-safe time: the service notices that storage could not be written, and afterwards every
+advance takes the outage into account (core/outages.py: a pause, not a massacre).
+
+How an outage is noticed: storage's heartbeat. One small item, `S#clock`, holds the last time
+storage was known to be writable (`at`) and the outages recorded lately. The scheduled sweep
+beats it on every run; an instance that advances tournaments beats it whenever its own view is
+older than `beat_ms` and nobody else has beaten since (so the item is written about once per
+`beat_ms` in all, and read once per `beat_ms` per busy instance). A beat that finds the last one
+older than `gap_ms` records the gap as an outage, in the same conditional write: nobody could
+write in between, or somebody would have beaten.
+
+Why no advance can cross an outage that is not recorded yet (the race with an instance that saw
+no failure): an instance only advances with a view it refreshed less than `beat_ms` ago, and a
+refresh leaves the heartbeat at most `beat_ms` old (it beats otherwise). So when it advances at
+`now`, the last beat it knows is less than 2 · `beat_ms` < `gap_ms` old: any outage that ended
+before `now` ended before its refresh, and its refresh saw it recorded, or recorded it itself.
+
+An idle system: no traffic, so only the sweep beats, once a minute in production. A gap between
+two sweeps is then recorded too; it pauses nothing, because a tournament is paused only if its
+players were heard from within a reconnect window before the outage (core/outages.py), and a
+tournament whose players all fell silent at once is paused by such gaps for about one window
+at most. Outages shorter than `gap_ms` are not recorded: clients are advised to poll at least
+every two thirds of a window, so a polling player survives any outage up to a third of it
+(Settings.problems keeps `gap_ms` within that).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from api.storage.records import ClockRecord
+from api.storage.repository import Repository
+from core.outages import Outage
+
+KEEP_MS = 6 * 3600 * 1000  # outages older than the longest tournament are forgotten
+MAX_KEPT = 200  # and at most this many are kept (an item of a few KB)
+
+
+class OutageWatch:
+    """This instance's view of storage's heartbeat. Thread-safe."""
+
+    def __init__(
+        self, repo: Repository, clock: Callable[[], int], beat_ms: int, gap_ms: int
+    ) -> None:
+        if not 0 < 2 * beat_ms < gap_ms:
+            raise ValueError("the outage gap must be more than twice the heartbeat interval")
+        self.repo = repo
+        self.clock = clock
+        self.beat_ms = beat_ms
+        self.gap_ms = gap_ms
+        self._lock = threading.Lock()
+        self._outages: tuple[Outage, ...] = ()
+        self._checked: int | None = None
+
+    def outages(self, now: int | None = None) -> tuple[Outage, ...]:
+        """The recorded outages, from a view less than `beat_ms` old (refreshed otherwise:
+        raises Unavailable while storage is down)."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            if self._checked is not None and 0 <= now - self._checked < self.beat_ms:
+                return self._outages
+        return self.refresh(now)
+
+    def refresh(self, now: int | None = None, *, beat: bool = False) -> tuple[Outage, ...]:
+        """Read the heartbeat; beat it if it is older than `beat_ms` (or `beat`: the sweep)."""
+        now = self.clock() if now is None else now
+        record = self.repo.get_clock()
+        for _ in range(5):
+            fresh = record is not None and now - record.at < self.beat_ms and not beat
+            if record is not None and (record.at >= now or fresh):
+                break
+            new = self._beat(record, now)
+            if self.repo.put_clock(record, new):
+                record = new
+                break
+            record = self.repo.get_clock(consistent=True)  # someone else beat: take theirs
+        outages = tuple(Outage(s, e) for s, e in (record.outages if record else ()))
+        with self._lock:
+            if self._checked is None or now >= self._checked:
+                self._outages, self._checked = outages, now
+        return outages
+
+    def _beat(self, last: ClockRecord | None, now: int) -> ClockRecord:
+        if last is None:
+            return ClockRecord(now)  # the first beat: nothing before it to judge
+        kept = [o for o in last.outages if o[1] >= now - KEEP_MS]
+        if now - last.at > self.gap_ms:
+            kept.append((last.at, now))
+        return ClockRecord(now, tuple(kept[-MAX_KEPT:]))

@@ -1,0 +1,67 @@
+// The results (R7, R8, R17): everyone's place and rating before → after, the player's own on
+// top, and the ways on: the group (R22), another game, home, and the whole story.
+
+import { h } from "../../dom.js";
+import { place, t } from "../../strings.js";
+import { avatar, signed } from "../common.js";
+import { placeText, ratingClass, ratingMove, waysOn } from "./parts.js";
+
+export function renderResults(ctx) {
+  const state = ctx.state;
+  const you = ctx.me();
+  const ranked = [...state.players].sort((x, y) => (x.place ?? 99) - (y.place ?? 99));
+  const winner = state.players.find((p) => p.status === "winner");
+  const long = you && you.place && place(you.place).length > 4;
+  return h(
+    "div",
+    { class: "results", id: "results" },
+    h(
+      "div",
+      { class: "card results-hero" },
+      h("span", { class: `medallion m${you && you.place ? Math.min(you.place, 4) : 4} ${long ? "long" : ""}`, "aria-hidden": "true" }, you && you.place ? place(you.place) : "—"),
+      h("h2", {}, winner ? (winner.id === ctx.you ? t("results.winner.you") : t("results.winner", { name: winner.nickname })) : t("results.noWinner")),
+      you && you.place
+        ? h(
+            "p",
+            { class: "your-result", id: "your-result" },
+            t("results.you.ordinal", { n: you.place }),
+            " · ",
+            h("strong", { class: ratingClass(you.rating_change) }, signed(you.rating_change)),
+          )
+        : null,
+      you && you.place ? h("p", { class: "your-rating", id: "your-rating" }, ratingMove(you, you.rating_change)) : null,
+    ),
+    h(
+      "section",
+      { class: "card standings", "aria-labelledby": "standings-title" },
+      h("h2", { class: "sr-only", id: "standings-title" }, t("results.heading")),
+      h(
+        "div",
+        { class: "standings-head", "aria-hidden": "true" },
+        h("span", {}, t("results.place")),
+        h("span", {}, t("results.player")),
+        h("span", {}, t("results.rating")),
+      ),
+      h(
+        "ol",
+        { id: "standings" },
+        ranked.map((p) =>
+          h(
+            "li",
+            { class: `standing ${p.id === ctx.you ? "you" : ""} place-${p.place}`, dataset: { player: p.id } },
+            h("span", { class: `medal m${p.place}` }, placeText(p.place)),
+            h("span", { class: "who" }, avatar(p, "small"), h("span", { class: "who-name" }, p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname)),
+            h(
+              "span",
+              { class: "rating-cell" },
+              h("strong", { class: `delta ${ratingClass(p.rating_change)}` }, signed(p.rating_change)),
+              h("span", { class: "move" }, ratingMove(p, p.rating_change) || ""),
+            ),
+          ),
+        ),
+      ),
+    ),
+    waysOn(ctx, "results"),
+    h("button", { class: "btn secondary wide", id: "open-story", type: "button", onclick: () => ctx.openStory() }, t("story.open")),
+  );
+}
