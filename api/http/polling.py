@@ -8,9 +8,9 @@ time; only guesses come at moments nobody knows, and even those follow a pace.
 - Your own turn: only your guess (whose answer is the new state) or your deadline changes your
   duel: wake just after the deadline.
 - The opponent's turn: their guess may come at any moment, but a player rarely answers in
-  less than about half their usual time (the geometric mean of their answers in this
-  tournament; 4 s before their first): nothing until then, then every 1.1 s, and just after
-  the deadline.
+  less than half their usual time (the geometric mean of their latest answers in this
+  tournament; 4 s before their first): nothing until then (the quiet start), then every
+  1.15 s, and just after the deadline.
 - Waiting for the round to end (your duel is over, or a bye): with one duel left, any of its
   guesses may end the round, and the next intro (R2) must be on screen from its start, so like
   a player of that duel (with a wider margin: a round's end makes every waiting player late
@@ -35,13 +35,13 @@ from core.duel import Duel
 from core.tournament_state import Tournament
 
 MARGIN_MS = 100  # after a known deadline: the poll must reach the server after it
-# While a guess may come: with a round trip of a few tens of milliseconds, a guess is seen
-# within 1.2 s of being played.
-EVERY_MS = 1_100
+# While a guess may come: with a round trip of a few tens of milliseconds (the advice counts
+# from the answer's arrival), a guess is seen within 1.2 s of being played.
+EVERY_MS = 1_150
 QUIET_MS = 4_000  # before a player's first answer: hardly sooner (at most 2/15 of the turn)
 # A player's answer times spread around their usual time (log-normal, docs/simulator.md); few
 # come in less than this share of it (the geometric mean of their last PACE_TURNS answers).
-PACE_SHARE = 0.45
+PACE_SHARE = 0.5
 # The end of a round is one event that every waiting player must see, so an early one makes
 # them all late together: waiting for the round keeps a wider margin.
 ROUND_SHARE = 0.4
@@ -94,15 +94,19 @@ def answer_times(t: Tournament, player: str) -> list[int]:
     return times
 
 
-def quiet_ms(t: Tournament, player: str, share: float = PACE_SHARE) -> int:
+def quiet_ms(t: Tournament, player: str, share: float | None = None) -> int:
     """How long into a turn of `player` nobody needs to look for their guess: a share of their
     usual answer time (the geometric mean of their latest answers), then one interval, so that
     an answer seen later than that is rare (docs/decisions.md); 4 s before their first one."""
     times = answer_times(t, player)[-PACE_TURNS:]
     if not times:
         return min(QUIET_MS, t.timing.turn_ms * 2 // 15)
-    usual = math.exp(sum(math.log(max(1, ms)) for ms in times) / len(times))
-    return round(share * usual) + EVERY_MS
+    n = len(times)
+    usual = math.exp(sum(math.log(max(1, ms)) for ms in times) / n)
+    share = PACE_SHARE if share is None else share
+    # Few answers tell a player's usual time less surely: the margin widens like a
+    # prediction interval (by √(1 + 1/n) on the log scale).
+    return round(share ** math.sqrt(1 + 1 / n) * usual) + EVERY_MS
 
 
 def _advice(t: Tournament, viewer: Viewer, now: int) -> int:
@@ -155,7 +159,7 @@ def _after_deadline(duel: Duel, now: int) -> int:
     return MARGIN_MS if deadline is None else deadline + MARGIN_MS - now
 
 
-def _until_answered(t: Tournament, duel: Duel, now: int, share: float = PACE_SHARE) -> int:
+def _until_answered(t: Tournament, duel: Duel, now: int, share: float | None = None) -> int:
     """Until the player to play may have answered: nothing in the quiet start of the turn,
     then every `EVERY_MS`, and never later than just after the turn's deadline (a skip, R11,
     passes the turn on)."""

@@ -38,6 +38,14 @@ def live() -> tm.Tournament:
     return t
 
 
+def expected_quiet(times: list[int], share: float = polling.PACE_SHARE) -> int:
+    """A share of the geometric mean of `times`, the margin widened for few of them, plus one
+    interval."""
+    n = len(times)
+    usual = math.exp(sum(math.log(x) for x in times) / n)
+    return round(share ** math.sqrt(1 + 1 / n) * usual) + EVERY
+
+
 def duel(t: tm.Tournament, i: int = 0) -> Duel:
     return t.round.duels[i]
 
@@ -117,14 +125,13 @@ def test_the_quiet_start_follows_the_pace_of_the_player_to_play(live: tm.Tournam
     t = answer(t, d, 3_000)
     t = answer(t, d, 20_000)
     t = answer(t, d, 3_000)
-    usual = math.sqrt(10_000 * 20_000)
-    assert quiet_ms(t, slow) == round(polling.PACE_SHARE * usual) + EVERY
+    assert quiet_ms(t, slow) == expected_quiet([10_000, 20_000])
     turn_start = duel(t).turn_started_at
     watcher = d.opponent(slow)
     assert duel(t).to_play == slow
     assert poll_after_ms(t, Viewer(watcher), turn_start) == quiet_ms(t, slow)
     # The fast one (3 s and 3 s) is looked for much sooner.
-    assert quiet_ms(t, watcher) == round(polling.PACE_SHARE * 3_000) + EVERY < quiet_ms(t, slow)
+    assert quiet_ms(t, watcher) == expected_quiet([3_000, 3_000]) < quiet_ms(t, slow)
 
 
 def test_the_pace_is_the_players_latest_answers(
@@ -138,7 +145,17 @@ def test_the_pace_is_the_players_latest_answers(
         t = answer(t, d, 2_000 if i % 2 else (25_000 if i < 4 else 6_000))
     assert answer_times(t, player) == [25_000, 25_000, 6_000, 6_000, 6_000]
     monkeypatch.setattr(polling, "PACE_TURNS", 3)
-    assert quiet_ms(t, player) == round(polling.PACE_SHARE * 6_000) + EVERY
+    assert quiet_ms(t, player) == expected_quiet([6_000] * 3)
+
+
+def test_one_answer_tells_a_players_pace_less_surely_than_several(live: tm.Tournament) -> None:
+    d = duel(live)
+    player = d.to_play
+    once = answer(live, d, 10_000)
+    assert quiet_ms(once, player) == expected_quiet([10_000])
+    thrice = answer(answer(answer(answer(once, d, 3_000), d, 10_000), d, 3_000), d, 10_000)
+    assert answer_times(thrice, player) == [10_000] * 3
+    assert quiet_ms(once, player) < quiet_ms(thrice, player) < 10_000 // 2 + EVERY
 
 
 def _all_but(t: tm.Tournament, left: int) -> tuple[tm.Tournament, int]:
@@ -174,6 +191,7 @@ def test_r2_waiting_for_the_last_duel_polls_like_its_players_with_a_wider_margin
     started = last.turn_started_at
     expected = quiet_ms(t, last.to_play, polling.ROUND_SHARE)
     assert answer_times(t, last.to_play) == [9_000]
+    assert expected == expected_quiet([9_000], polling.ROUND_SHARE)
     assert expected < quiet_ms(t, last.to_play)
     assert poll_after_ms(t, Viewer(waiting), started) == expected
     later = started + expected

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from api.cli.bench.polls import Tally, Units, cost_ratio, percentile, play
+import argparse
+
+import pytest
+
+from api.cli.bench.polls import PEOPLE, Tally, Units, cost_ratio, percentile, play, run
 from api.http import polling
 from api.loadtest.prices import PriceModel
 from core.timing import Timing
@@ -22,3 +26,19 @@ def test_simulated_tournament_follows_the_advice_and_sees_most_rows_within_an_in
     assert tally.touches > 0
     measured, naive = cost_ratio(tally, PriceModel(), Units())
     assert naive > measured > 0
+
+
+def test_people_think_like_the_simulators_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (PEOPLE.think_median * 30, PEOPLE.think_sigma) == (15.0, 0.4)  # docs/simulator.md
+    args = argparse.Namespace(
+        tournaments=1,
+        turn_seconds=3.0,
+        intro_seconds=1.0,
+        rtt_ms=20,
+        seed=3,
+        people=True,
+        units=None,
+    )
+    assert run(args) == 0
+    out = capsys.readouterr().out
+    assert "players thinking like people" in out and "polls per player-minute" in out

@@ -20,13 +20,14 @@ import math
 import random
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import wordlists
 from api.bots.client import GUESSES, STATE, board_rows, lexicon, to_play
-from api.bots.strategy import DuelBrain, Skill, think_seconds
+from api.bots.strategy import MEDIUM, DuelBrain, Skill, think_seconds
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -39,6 +40,9 @@ from api.storage.memory import InMemoryRepository
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
+# docs/simulator.md's players: a median of half the turn (15 s of 30), log-normal spread 0.4; they
+# play words like the medium bot.
+PEOPLE = replace(MEDIUM, name="people", think_median=0.5, think_sigma=0.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +83,18 @@ def register(bench: Any) -> None:
     p.add_argument("--tournaments", type=int, default=6)
     p.add_argument("--turn-seconds", type=float, default=30.0)
     p.add_argument("--intro-seconds", type=float, default=6.0)
-    p.add_argument("--rtt-ms", type=int, default=40, help="round trip of every request (40)")
+    p.add_argument(
+        "--rtt-ms",
+        type=int,
+        default=20,
+        help="round trip of every request, server time included (20)",
+    )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--people",
+        action="store_true",
+        help="players who think like the simulator's people (15 s median, spread 0.4)",
+    )
     p.add_argument(
         "--units", type=Path, help="a load test's loadtest.json: per-request units from it"
     )
@@ -125,7 +139,9 @@ class _Counted(InMemoryRepository):
         super().touch(tournament_id, player_id, now)
 
 
-def play(seed: int, timing: Timing, rtt: int, tally: Tally) -> None:
+def play(
+    seed: int, timing: Timing, rtt: int, tally: Tally, skills: Sequence[Skill] = SKILL_MIX
+) -> None:
     """One tournament of a group of eight bots, to its end (the leader watches it all)."""
     clock = [T0]
     settings = Settings(timing=timing, rate_limits=False)
@@ -134,7 +150,7 @@ def play(seed: int, timing: Timing, rtt: int, tally: Tally) -> None:
     ctx = Context(repo, settings, clock=lambda: clock[0], rng=random.Random(seed))
     client = create_app(Service(ctx)).test_client()
     bots = []
-    for skill in SKILL_MIX:
+    for skill in skills:
         made = client.post("/v1/players").get_json()
         auth = {"Authorization": f"Bearer {made['token']}"}
         bots.append(Bot(made["id"], auth, skill, random.Random(rng.random())))
@@ -270,13 +286,15 @@ def run(args: argparse.Namespace) -> int:
     logs.configure().setLevel(logging.ERROR)
     timing = Timing(turn_ms=int(args.turn_seconds * 1000), intro_ms=int(args.intro_seconds * 1000))
     tally = Tally()
+    skills = [PEOPLE] * len(SKILL_MIX) if args.people else SKILL_MIX
     for n in range(args.tournaments):
-        play(args.seed * 1000 + n, timing, args.rtt_ms, tally)
+        play(args.seed * 1000 + n, timing, args.rtt_ms, tally, skills)
     minutes = tally.active_ms / 60_000
     polls = sum(tally.polls.values())
     print(
         f"{args.tournaments} tournaments, {statistics.mean(tally.rounds):.1f} rounds on average, "
-        f"{minutes / args.tournaments:.0f} player-minutes each, round trip {args.rtt_ms} ms"
+        f"{minutes / args.tournaments:.0f} player-minutes each, round trip {args.rtt_ms} ms, "
+        f"players thinking like {'people' if args.people else 'the bots'}"
     )
     print(f"polls per player-minute: {polls / minutes:.1f}, guesses {tally.guesses / minutes:.1f}")
     for name, count in tally.polls.most_common():
