@@ -241,7 +241,7 @@ def test_api_responses_are_not_sniffed_or_framed(game: Game) -> None:
         assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
 
 
-@pytest.mark.parametrize("url", ["/", "/static/app.js", "/static/styles.css"])
+@pytest.mark.parametrize("url", ["/", "/static/app.js", "/static/css/base.css"])
 def test_the_web_client_has_a_content_security_policy(game: Game, url: str) -> None:
     r = game.get(url)
     assert r.status_code == 200

@@ -1,0 +1,82 @@
+// The leaderboards (GET /v1/leaderboard[?language=]): everyone's, or one word language's; the
+// top 100 by rating of the players who finished a tournament in the last 30 days, and the
+// player's own rank, highlighted (and shown after the list when it is not in the top).
+
+import * as api from "../api.js";
+import { h, replace } from "../dom.js";
+import { leaderboardPath } from "../paths.js";
+import { store } from "../state.js";
+import { formatNumber, t } from "../strings.js";
+import { avatar } from "./common.js";
+import { recordsNav } from "./records/nav.js";
+
+export async function mount(root, params, { go }) {
+  const code = params.language && store.byCode.has(params.language) ? params.language : null;
+  const query = code ? `?language=${encodeURIComponent(code)}` : "";
+  const { data: board } = await api.get(`/v1/leaderboard${query}`);
+  const you = board.you || null;
+
+  const picker = h(
+    "select",
+    { id: "board-language", class: "select", onchange: () => go(leaderboardPath(picker.value || null)) },
+    h("option", { value: "" }, t("leaderboard.all")),
+    store.languages.map((lang) => h("option", { value: lang.code, lang: lang.code }, lang.native_name)),
+  );
+  picker.value = code || "";
+
+  const inTop = you && board.top.some((line) => line.player_id === you.player_id);
+  replace(
+    root,
+    h(
+      "section",
+      { class: "records screen leaderboard-screen", id: "leaderboard", "aria-labelledby": "leaderboard-title" },
+      recordsNav("leaderboard"),
+      h("h1", { id: "leaderboard-title" }, t("records.leaderboard")),
+      h(
+        "div",
+        { class: "card board-head" },
+        h("label", { class: "label", for: "board-language" }, t("leaderboard.board")),
+        picker,
+        h("p", { class: "hint" }, t("leaderboard.window", { n: board.window_days })),
+        yourRank(you, board, code),
+      ),
+      board.top.length
+        ? h(
+            "ol",
+            { class: "card board", id: "board" },
+            board.top.map((line) => boardLine(line, you)),
+            you && you.rank && !inTop ? [h("li", { class: "board-gap", "aria-hidden": "true" }, "⋯"), boardLine({ ...you, last_played: null }, you)] : null,
+          )
+        : h("p", { class: "card center hint", id: "board-empty" }, t("leaderboard.empty")),
+    ),
+  );
+  return null;
+}
+
+function yourRank(you, board, code) {
+  if (!you) return null;
+  if (you.rank === null) {
+    return h(
+      "p",
+      { class: "your-rank none", id: "your-rank" },
+      code ? t("leaderboard.unranked.language", { language: t(`lang.${code}`) }) : t("leaderboard.unranked"),
+    );
+  }
+  return h(
+    "p",
+    { class: "your-rank", id: "your-rank" },
+    t("leaderboard.you", { rank: you.rank, n: Math.max(board.players, you.rank), rating: you.rating }),
+  );
+}
+
+function boardLine(line, you) {
+  const mine = you && line.player_id === you.player_id;
+  return h(
+    "li",
+    { class: `board-line ${mine ? "you" : ""} rank-${Math.min(line.rank, 4)}`, dataset: { player: line.player_id }, "aria-current": mine ? "true" : null },
+    h("span", { class: "board-rank" }, formatNumber(line.rank)),
+    avatar({ id: line.player_id, nickname: line.nickname }, "small"),
+    h("span", { class: "board-name" }, mine ? t("results.playerYou", { name: line.nickname }) : line.nickname),
+    h("span", { class: "board-rating" }, formatNumber(line.rating)),
+  );
+}
