@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from werkzeug.serving import make_server
 
 from api.bots.client import PlayOptions
@@ -55,6 +56,7 @@ class Live:
     url: str
     service: Service
     pool: BotPool | None
+    app: Flask
 
 
 @contextmanager
@@ -85,7 +87,7 @@ def serving(timing: Timing, bots: bool) -> Iterator[Live]:
     if pool is not None:
         pool.start()
     try:
-        yield Live(url, service, pool)
+        yield Live(url, service, pool, app)
     finally:
         if pool is not None:
             pool.stop()

@@ -92,11 +92,13 @@ async function route() {
       main,
       h(
         "section",
-        { class: "card center" },
-        h("p", {}, t("error.generic")),
+        { class: "card center", id: "screen-error" },
+        h("p", {}, err && err.status === 0 ? t("error.network") : t("error.generic")),
         h("button", { class: "btn", onclick: () => go("") }, t("results.home")),
       ),
     );
+    // No network: the screen tries again as soon as there is one.
+    if (err && err.status === 0) window.addEventListener("online", () => mine === generation && route(), { once: true });
   }
 }
 

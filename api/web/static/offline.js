@@ -16,6 +16,7 @@ async function speak() {
   } catch {
     return; // no catalogue in the cache: the page's own English stays
   }
+  document.getElementById("offline-brand").textContent = t("app.title");
   document.getElementById("offline-title").textContent = t("offline.title");
   document.getElementById("offline-text").textContent = t("offline.text");
   retry.textContent = t("offline.retry");

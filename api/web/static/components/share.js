@@ -12,6 +12,8 @@ import { summaryUrl } from "../paths.js";
 const MEDALS = { 1: "🥇", 2: "🥈", 3: "🥉" };
 const RESULT = { won: "✅", lost: "❌", draw: "🤝" };
 const SKIPPED = "⌛";
+const CLASS = { G: "mG", Y: "mY", "-": "mX" };
+const END = { won: "✓", lost: "✗", draw: "=" };
 const SAID = { won: "share.sr.won", lost: "share.sr.lost", draw: "share.sr.draw" };
 
 // The squares of each mark, as Wordle shares them: orange and blue in the colour-blind palette,
@@ -36,19 +38,52 @@ export function yourDuels(rounds, you) {
   return duels;
 }
 
-// `result`: {language, place, players (how many), rating (at the start), change, duels, id}.
+// The headline: the tournament's language, the place and the rating change.
+function headline(result) {
+  const medal = MEDALS[result.place] ? `${MEDALS[result.place]} ` : "";
+  const move = `${formatNumber(result.rating)} → ${formatNumber(result.rating + result.change)} (${formatSigned(result.change)})`;
+  return [
+    `${t("app.title")} · ${t(`lang.${result.language}`)}`,
+    `${medal}${t("share.place", { place: place(result.place), total: result.players })} · ${move}`,
+  ];
+}
+
+// `result`: {id, language, place, players (how many), rating (at the start), change, duels}.
 export function shareText(result) {
   const marks = squares();
-  const lines = [
-    `${t("app.title")} · ${t(`lang.${result.language}`)}`,
-    `${MEDALS[result.place] ? `${MEDALS[result.place]} ` : ""}${t("share.place", { place: place(result.place), total: result.players })} · ${formatNumber(result.rating)} → ${formatNumber(result.rating + result.change)} (${formatSigned(result.change)})`,
-  ];
+  const lines = headline(result);
   for (const duel of result.duels) {
-    const rows = duel.rows.map((row) => (row === null ? SKIPPED : row[1].map((mark) => marks[mark] || marks["-"]).join("")));
+    const rows = duel.rows.map((row) => (row === null ? SKIPPED : [...row[1]].map((mark) => marks[mark] || marks["-"]).join("")));
     lines.push([...rows, RESULT[duel.outcome]].join(" "));
   }
   lines.push(summaryUrl(result.id));
   return lines.join("\n");
+}
+
+// The text as it will be sent, drawn with the page's own squares (a device may lack an emoji
+// font; the palette and the theme apply as everywhere else).
+function preview(result) {
+  const [title, standing] = headline(result);
+  const duelLines = result.duels.map((duel) =>
+    h(
+      "span",
+      { class: "share-line" },
+      duel.rows.map((row) =>
+        row === null
+          ? h("span", { class: "sq-row" }, h("i", { class: "sq skipped" }))
+          : h("span", { class: "sq-row" }, [...row[1]].map((mark) => h("i", { class: `sq ${CLASS[mark] || "mX"}` }))),
+      ),
+      h("span", { class: `sq-end ${duel.outcome}` }, END[duel.outcome]),
+    ),
+  );
+  return h(
+    "div",
+    { class: "share-preview", id: "share-preview", "aria-hidden": "true" },
+    h("span", { class: "share-line" }, title),
+    h("span", { class: "share-line" }, standing),
+    duelLines,
+    h("span", { class: "share-line share-url" }, summaryUrl(result.id)),
+  );
 }
 
 // The same in words, for a screen reader.
@@ -88,11 +123,11 @@ export async function share(text) {
   }
 }
 
-// The share card: the text as it will be sent (hidden from screen readers, which read the
-// words instead) and the button.
+// The share card: what will be sent (hidden from screen readers, which read the words
+// instead) and the button. The button's text changes when the browser has no share sheet.
 export function shareCard(result) {
   const text = shareText(result);
-  const preview = h("pre", { class: "share-preview", id: "share-preview", "aria-hidden": "true" }, text);
+  const shown = preview(result);
   const button = h(
     "button",
     { class: "btn primary", id: "share", type: "button", "aria-describedby": "share-plain" },
@@ -103,7 +138,15 @@ export function shareCard(result) {
     if (how === "shared") toast(t("share.shared"));
     else if (how === "copied") toast(t("share.copied"));
     else if (how === "failed") {
-      selectText(preview);
+      // Neither way works here: the text itself, selected, for the player to copy.
+      let box = document.getElementById("share-text");
+      if (!box) {
+        box = h("textarea", { class: "text-input share-text", id: "share-text", readonly: true, rows: String(text.split("\n").length) });
+        box.value = text;
+        button.before(box);
+      }
+      box.focus();
+      box.select();
       toast(t("share.failed"), "error");
     }
   });
@@ -111,16 +154,8 @@ export function shareCard(result) {
     "section",
     { class: "card share-card", id: "share-card", "aria-labelledby": "share-title" },
     h("h2", { class: "label", id: "share-title" }, t("share.heading")),
-    preview,
+    shown,
     h("p", { class: "sr-only", id: "share-plain" }, plainText(result)),
     button,
   );
-}
-
-function selectText(el) {
-  const range = document.createRange();
-  range.selectNodeContents(el);
-  const selection = window.getSelection();
-  selection.removeAllRanges();
-  selection.addRange(range);
 }

@@ -29,7 +29,7 @@ export async function mount(root, params, { go }) {
     root,
     h(
       "section",
-      { class: "records screen leaderboard-screen", id: "leaderboard", "aria-labelledby": "leaderboard-title" },
+      { class: "records screen leaderboard-screen", id: "leaderboard", dataset: { board: board.board }, "aria-labelledby": "leaderboard-title" },
       recordsNav("leaderboard"),
       h("h1", { id: "leaderboard-title" }, t("records.leaderboard")),
       h(
@@ -40,12 +40,15 @@ export async function mount(root, params, { go }) {
         h("p", { class: "hint" }, t("leaderboard.window", { n: board.window_days })),
         yourRank(you, board, code),
       ),
-      board.top.length
+      board.top.length || (you && you.rank)
         ? h(
             "ol",
             { class: "card board", id: "board" },
             board.top.map((line) => boardLine(line, you)),
-            you && you.rank && !inTop ? [h("li", { class: "board-gap", "aria-hidden": "true" }, "⋯"), boardLine({ ...you, last_played: null }, you)] : null,
+            // Ranked below the top, or since the snapshot was read: the player's own line after it.
+            you && you.rank && !inTop
+              ? [board.top.length ? h("li", { class: "board-gap", "aria-hidden": "true" }, "⋯") : null, boardLine(you, you)]
+              : null,
           )
         : h("p", { class: "card center hint", id: "board-empty" }, t("leaderboard.empty")),
     ),

@@ -55,7 +55,7 @@ function distribution(guesses) {
   const won = guesses.reduce((a, b) => a + b, 0);
   return h(
     "section",
-    { class: "card", "aria-labelledby": "guesses-title" },
+    { class: "card dist-card", "aria-labelledby": "guesses-title" },
     h("h2", { class: "label", id: "guesses-title" }, t("stats.guesses")),
     won === 0
       ? h("p", { class: "hint" }, t("stats.guesses.none"))
@@ -85,7 +85,7 @@ function duels(counts) {
     h("span", { class: `duel-part ${kind}`, style: { "--share": total ? n / total : 0 }, "aria-hidden": "true" });
   return h(
     "section",
-    { class: "card", "aria-labelledby": "duels-title" },
+    { class: "card duels-card", "aria-labelledby": "duels-title" },
     h("h2", { class: "label", id: "duels-title" }, t("stats.duels")),
     h("div", { class: "duel-split", "aria-hidden": "true" }, part("won", counts.won), part("drawn", counts.drawn), part("lost", counts.lost)),
     h(
