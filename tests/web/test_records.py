@@ -100,12 +100,19 @@ def fits(page: Any, where: str, width: int = 360) -> None:
     scroll = page.evaluate("document.scrollingElement.scrollWidth")
     if scroll > width:
         wide = page.evaluate(
-            f"""() => [...document.querySelectorAll('body *')]
+            """(width) => [...document.querySelectorAll('body *')]
                 .filter((el) => Math.max(el.getBoundingClientRect().right,
-                    el.getBoundingClientRect().left + el.scrollWidth) > {width})
-                .slice(-5).map((el) => el.tagName + '.' + el.className + ' ' + el.textContent.slice(0, 30))"""
+                    el.getBoundingClientRect().left + el.scrollWidth) > width)
+                .slice(-5)
+                .map((el) => `${el.tagName}.${el.className} ${el.textContent.slice(0, 30)}`)""",
+            width,
         )
         pytest.fail(f"{where} is {scroll} px wide: {wide}")
+
+
+def snap(page: Any, path: Path, full: bool = True) -> None:
+    page.wait_for_timeout(350)  # the screen's entry animation
+    page.screenshot(path=str(path), full_page=full)
 
 
 def signed_in(
@@ -190,7 +197,7 @@ def test_r16_the_history_lists_the_tournaments_newest_first_each_linking_to_its_
             line.inner_text()
         )
     fits(page, "the history")
-    page.screenshot(path=str(artifacts / "records-history-phone.png"), full_page=True)
+    snap(page, artifacts / "records-history-phone.png")
     # A line opens the tournament's public results.
     lines.nth(1).locator("a").click()
     page.wait_for_selector(f"#summary[data-tournament='{played.first}']")
@@ -198,9 +205,7 @@ def test_r16_the_history_lists_the_tournaments_newest_first_each_linking_to_its_
     context.close()
 
 
-def test_r16_the_history_pages_with_the_cursor(
-    quiet: Live, browser: Any, played: Played
-) -> None:
+def test_r16_the_history_pages_with_the_cursor(quiet: Live, browser: Any, played: Played) -> None:
     """A page of one line here (the request rewritten on its way; no service worker, which
     would hide requests from Playwright's routing): the second page comes with the cursor."""
     context, page, errors = signed_in(browser, played, PHONE, service_workers="block")
@@ -249,28 +254,28 @@ def test_r15_the_leaderboards_show_the_players_rank_highlighted(
         assert text(page, "#your-rank") == (
             f"You're number {you['rank']} of {players} {noun} · rating {you['rating']}"
         )
-        lines = page.locator("#board .board-line")
+        lines = page.locator("#ranking .ranking-line")
         top = answer["top"]
         in_top = any(line["player_id"] == played.me.id for line in top)
         assert lines.count() == len(top) + (0 if in_top else 1)
         for k, line in enumerate(top):
             assert lines.nth(k).get_attribute("data-player") == line["player_id"]
-            assert lines.nth(k).locator(".board-rank").inner_text() == str(line["rank"])
-            assert lines.nth(k).locator(".board-rating").inner_text() == str(line["rating"])
-        mine = page.locator(f"#board .board-line.you[data-player='{played.me.id}']")
+            assert lines.nth(k).locator(".ranking-rank").inner_text() == str(line["rank"])
+            assert lines.nth(k).locator(".ranking-rating").inner_text() == str(line["rating"])
+        mine = page.locator(f"#ranking .ranking-line.you[data-player='{played.me.id}']")
         assert mine.count() == 1  # in the top, or after it with the rank
-        assert mine.locator(".board-rank").inner_text() == str(you["rank"])
+        assert mine.locator(".ranking-rank").inner_text() == str(you["rank"])
         assert "(you)" in mine.inner_text()
 
     check(board)
-    page.screenshot(path=str(artifacts / "records-leaderboard-desktop.png"), full_page=True)
+    snap(page, artifacts / "records-leaderboard-desktop.png")
     page.select_option("#board-language", "en")
     page.wait_for_function("() => location.hash === '#/leaderboard/en'")
     page.wait_for_selector("#leaderboard[data-board='en'] #your-rank")
     check(english)
     page.set_viewport_size(PHONE)
     fits(page, "the leaderboard")
-    page.screenshot(path=str(artifacts / "records-leaderboard-phone.png"), full_page=True)
+    snap(page, artifacts / "records-leaderboard-phone.png")
     assert not errors, errors
     context.close()
 
@@ -312,9 +317,9 @@ def test_d4_the_public_results_show_every_round_to_someone_who_never_played(
     assert page.locator("#share-card").count() == 0  # not theirs to share
     assert page.locator("#summary-invite").is_visible()
     fits(page, "the public results")
-    page.screenshot(path=str(artifacts / "records-summary-visitor-phone.png"))
+    snap(page, artifacts / "records-summary-visitor-phone.png", full=False)
     page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(artifacts / "records-summary-visitor-desktop.png"), full_page=True)
+    snap(page, artifacts / "records-summary-visitor-desktop.png")
     # Their way in: Play makes them a player, now.
     page.click("#summary-play")
     page.wait_for_selector("#play")
@@ -415,7 +420,7 @@ def test_r7_the_result_is_shared_through_the_clipboard_without_web_share(
     assert text(page, "#toast") == "Result copied"
     assert page.evaluate("navigator.clipboard.readText()") == want
     fits(page, "the results with the share card")
-    page.screenshot(path=str(artifacts / "records-share-phone.png"), full_page=True)
+    snap(page, artifacts / "records-share-phone.png")
     # The public results link the share names: the same card there, for its player.
     page.click("#public-results")
     page.wait_for_selector(f"#summary[data-tournament='{played.first}'] #share-card")
@@ -464,7 +469,7 @@ def test_d17_the_records_fit_360_px_with_a_scrollbar_in_long_languages(
         page.wait_for_selector(f"#{screen} h1")
         assert text(page, f"#{screen} h1") == messages[f"records.{screen}"]
         fits(page, f"{screen} in {code}")
-        page.screenshot(path=str(artifacts / f"lang-{code}-records-{screen}.png"), full_page=True)
+        snap(page, artifacts / f"lang-{code}-records-{screen}.png")
     # Dates: never Chromium's "2026 M12 1" where its Intl lacks the month names.
     page.goto(f"{quiet.url}/#/history")
     page.wait_for_selector("#history-list .history-when")
@@ -474,6 +479,6 @@ def test_d17_the_records_fit_360_px_with_a_scrollbar_in_long_languages(
     page.wait_for_selector("#summary #share-card")
     assert text(page, "#share") == messages["share.copy"]
     fits(page, f"the public results in {code}")
-    page.screenshot(path=str(artifacts / f"lang-{code}-records-summary.png"), full_page=True)
+    snap(page, artifacts / f"lang-{code}-records-summary.png")
     assert not errors, errors
     context.close()

@@ -361,7 +361,9 @@ def openapi_document() -> JSON:
         "info": {
             "title": "Wordle Tournament API",
             "version": "1.0.0",
-            "description": "8-player Wordle tournaments. Rules: docs/rules.md in the repository.",
+            "description": "8-player Wordle tournaments. Rules: docs/rules.md in the repository. "
+            "Every response carries `Web-Client-Version`: the version of the browser client "
+            "served with this API (a cached browser client that differs reloads).",
         },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],

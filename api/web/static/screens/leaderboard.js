@@ -43,14 +43,14 @@ export async function mount(root, params, { go }) {
       board.top.length || (you && you.rank)
         ? h(
             "ol",
-            { class: "card board", id: "board" },
+            { class: "card ranking", id: "ranking" },
             board.top.map((line) => boardLine(line, you)),
             // Ranked below the top, or since the snapshot was read: the player's own line after it.
             you && you.rank && !inTop
-              ? [board.top.length ? h("li", { class: "board-gap", "aria-hidden": "true" }, "⋯") : null, boardLine(you, you)]
+              ? [board.top.length ? h("li", { class: "ranking-gap", "aria-hidden": "true" }, "⋯") : null, boardLine(you, you)]
               : null,
           )
-        : h("p", { class: "card center hint", id: "board-empty" }, t("leaderboard.empty")),
+        : h("p", { class: "card center hint", id: "ranking-empty" }, t("leaderboard.empty")),
     ),
   );
   return null;
@@ -76,10 +76,10 @@ function boardLine(line, you) {
   const mine = you && line.player_id === you.player_id;
   return h(
     "li",
-    { class: `board-line ${mine ? "you" : ""} rank-${Math.min(line.rank, 4)}`, dataset: { player: line.player_id }, "aria-current": mine ? "true" : null },
-    h("span", { class: "board-rank" }, formatNumber(line.rank)),
+    { class: `ranking-line ${mine ? "you" : ""} rank-${Math.min(line.rank, 4)}`, dataset: { player: line.player_id }, "aria-current": mine ? "true" : null },
+    h("span", { class: "ranking-rank" }, formatNumber(line.rank)),
     avatar({ id: line.player_id, nickname: line.nickname }, "small"),
-    h("span", { class: "board-name" }, mine ? t("results.playerYou", { name: line.nickname }) : line.nickname),
-    h("span", { class: "board-rating" }, formatNumber(line.rating)),
+    h("span", { class: "ranking-name" }, mine ? t("results.playerYou", { name: line.nickname }) : line.nickname),
+    h("span", { class: "ranking-rating" }, formatNumber(line.rating)),
   );
 }
