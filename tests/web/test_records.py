@@ -22,7 +22,7 @@ import pytest
 from tests.web.conftest import Live
 from tests.web.puppets import Puppet, Table
 from tests.web.test_browser import Shots, new_page
-from tests.web.test_locales import catalogue
+from tests.web.test_locales import ENGLISH, catalogue
 
 pytestmark = pytest.mark.slow
 
@@ -283,6 +283,15 @@ def test_r15_the_leaderboards_show_the_players_rank_highlighted(
 # ---------------------------------------------------------------- public results
 
 
+def went_out(player: dict[str, Any]) -> str:
+    """The note under a name on the public results: when the player went out."""
+    if player["left"]:
+        return str(ENGLISH["t.status.left"])
+    if player["out_round"]:
+        return str(ENGLISH["story.outIn"]).replace("{n}", str(player["out_round"]))
+    return str(ENGLISH["t.status.winner"])
+
+
 def test_d4_the_public_results_show_every_round_to_someone_who_never_played(
     quiet: Live, browser: Any, artifacts: Path, played: Played
 ) -> None:
@@ -302,6 +311,7 @@ def test_d4_the_public_results_show_every_round_to_someone_who_never_played(
         assert row.locator(".medal").inner_text() == ordinal(player["place"])
         assert row.locator(".delta").inner_text() == signed(player["rating_change"])
         assert player["nickname"] in row.locator(".who-name").inner_text()
+        assert row.locator(".who-note").inner_text() == went_out(player)
     rounds = page.locator("#story-rounds .story-round")
     assert rounds.count() == len(summary["rounds"]) == summary["rounds_played"]
     for rnd in summary["rounds"]:

@@ -9,8 +9,8 @@ import { tournamentPath } from "../paths.js";
 import { language, store } from "../state.js";
 import { formatDate, t } from "../strings.js";
 import { shareCard, yourDuels } from "../components/share.js";
-import { avatar, errorText, signed } from "./common.js";
-import { placeText, ratingClass, ratingMove } from "./tournament/parts.js";
+import { errorText } from "./common.js";
+import { standingLine } from "./tournament/parts.js";
 import { pastRound } from "./tournament/story.js";
 
 export async function mount(root, { id }) {
@@ -113,28 +113,7 @@ function standings(ctx, players) {
       "ol",
       { id: "standings" },
       players.map((p) =>
-        h(
-          "li",
-          { class: `standing ${p.id === ctx.you ? "you" : ""} place-${p.place}`, dataset: { player: p.id } },
-          h("span", { class: `medal m${p.place}` }, placeText(p.place)),
-          h(
-            "span",
-            { class: "who" },
-            avatar(p, "small"),
-            h(
-              "span",
-              { class: "who-name" },
-              p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname,
-              h("span", { class: "who-note" }, p.left ? t("t.status.left") : p.out_round ? t("story.outIn", { n: p.out_round }) : t("t.status.winner")),
-            ),
-          ),
-          h(
-            "span",
-            { class: "rating-cell" },
-            h("strong", { class: `delta ${ratingClass(p.rating_change)}` }, signed(p.rating_change)),
-            h("span", { class: "move" }, ratingMove(p, p.rating_change) || ""),
-          ),
-        ),
+        standingLine(ctx, p, p.left ? t("t.status.left") : p.out_round ? t("story.outIn", { n: p.out_round }) : t("t.status.winner")),
       ),
     ),
   );

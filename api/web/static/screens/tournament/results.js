@@ -6,8 +6,8 @@ import { h } from "../../dom.js";
 import { summaryPath } from "../../paths.js";
 import { place, t } from "../../strings.js";
 import { shareCard, yourDuels } from "../../components/share.js";
-import { avatar, signed } from "../common.js";
-import { placeText, ratingClass, ratingMove, waysOn } from "./parts.js";
+import { signed } from "../common.js";
+import { ratingClass, ratingMove, standingLine, waysOn } from "./parts.js";
 
 export function renderResults(ctx) {
   const state = ctx.state;
@@ -49,20 +49,7 @@ export function renderResults(ctx) {
       h(
         "ol",
         { id: "standings" },
-        ranked.map((p) =>
-          h(
-            "li",
-            { class: `standing ${p.id === ctx.you ? "you" : ""} place-${p.place}`, dataset: { player: p.id } },
-            h("span", { class: `medal m${p.place}` }, placeText(p.place)),
-            h("span", { class: "who" }, avatar(p, "small"), h("span", { class: "who-name" }, p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname)),
-            h(
-              "span",
-              { class: "rating-cell" },
-              h("strong", { class: `delta ${ratingClass(p.rating_change)}` }, signed(p.rating_change)),
-              h("span", { class: "move" }, ratingMove(p, p.rating_change) || ""),
-            ),
-          ),
-        ),
+        ranked.map((p) => standingLine(ctx, p)),
       ),
     ),
     waysOn(ctx, "results"),
