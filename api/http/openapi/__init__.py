@@ -17,6 +17,7 @@ from api.http.openapi.parts import (
 from api.http.openapi.record_paths import record_paths
 from api.http.openapi.record_schemas import RECORD_SCHEMAS
 from api.http.openapi.schemas import SCHEMAS
+from api.http.openapi.state_schemas import STATE_SCHEMAS
 from api.service.context import id_pattern
 from api.service.tournaments import DUEL_ID
 
@@ -369,7 +370,7 @@ def openapi_document() -> JSON:
         "security": [{"bearer": []}],
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**SCHEMAS, **RECORD_SCHEMAS},
+            "schemas": {**SCHEMAS, **STATE_SCHEMAS, **RECORD_SCHEMAS},
         },
         "paths": paths,
     }
