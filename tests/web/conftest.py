@@ -105,15 +105,18 @@ def live() -> Iterator[Live]:
 
 
 # Puppets play every move themselves and never wait for a timeout: a longer turn keeps a slow
-# (loaded) machine from timing out a turn between two of a test's moves.
+# (loaded) machine from timing out a turn between two of a test's moves. A puppet is heard from
+# only when it plays; a longer reconnect window keeps the ones that wait while the test works
+# the browser (or for another puppet's 15 s turn) from being dropped as gone (R21).
 PUPPET_TURN_MS = 15_000
+PUPPET_RECONNECT_MS = 120_000
 
 
 @pytest.fixture(scope="session")
 def quiet() -> Iterator[Live]:
     """Without bots: tests that drive every player themselves (puppets) leave nothing playing
     behind them, and a lobby stays open as long as they want."""
-    timing = Timing(turn_ms=PUPPET_TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+    timing = Timing(turn_ms=PUPPET_TURN_MS, intro_ms=INTRO_MS, reconnect_ms=PUPPET_RECONNECT_MS)
     with serving(timing, False) as app:
         yield app
 

@@ -70,8 +70,8 @@ def play_out(table: Table, tid: str, me: Puppet) -> None:
                 win_on_second_turn(table, tid, me)
             elif me.id in duel.players:
                 if duel.players[0] == me.id:
-                    me.play(tid, table.filler(duel, 1))
-                table.win(tid, duel.opponent(me.id))
+                    me.play(tid, table.filler(duel, 1), duel_id=duel.id)
+                table.first_puppet_wins(tid, duel)  # me is no puppet: the opponent wins
             else:
                 table.first_puppet_wins(tid, duel)
         number += 1
