@@ -12,6 +12,7 @@ import pytest
 from tests.web.conftest import Live
 from tests.web.puppets import Puppet, Table
 from tests.web.test_browser import new_page
+from tests.web.test_flow import join_in_browser
 
 pytestmark = pytest.mark.slow
 
@@ -74,9 +75,7 @@ def test_a_duel_in_both_themes(quiet: Live, browser: Any, artifacts: Path) -> No
     page.goto(quiet.url)
     page.wait_for_selector("#play")
     table = Table(quiet, Puppet(quiet.url), ["Ana", "Ben", "Cleo", "Dmitri", "Eve", "Farid"])
-    page.goto(table.invite)
-    page.wait_for_selector("#members")
-    me = Puppet(quiet.url, token=page.evaluate("localStorage.getItem('wt.token')"))
+    me = join_in_browser(page, table)
     tid = table.start()
     first = table.wait_round(tid, 1)
     duel = first.duel_of(me.id)
