@@ -21,6 +21,8 @@ import pytest
 
 from tests.web.conftest import Live
 from tests.web.puppets import Puppet, Table
+from tests.web.screen_checks import fits, snap, text
+from tests.web.share_text import expected_share, ordinal, shows, signed
 from tests.web.test_browser import Shots, new_page
 from tests.web.test_locales import ENGLISH, catalogue
 
@@ -95,36 +97,12 @@ def played(quiet: Live) -> Iterator[Played]:
     yield Played(table, me, str(me.client.token), first, second)
 
 
-def fits(page: Any, where: str, width: int = 360) -> None:
-    """No sideways scrolling; when there is, the elements that stick out are named."""
-    scroll = page.evaluate("document.scrollingElement.scrollWidth")
-    if scroll > width:
-        wide = page.evaluate(
-            """(width) => [...document.querySelectorAll('body *')]
-                .filter((el) => Math.max(el.getBoundingClientRect().right,
-                    el.getBoundingClientRect().left + el.scrollWidth) > width)
-                .slice(-5)
-                .map((el) => `${el.tagName}.${el.className} ${el.textContent.slice(0, 30)}`)""",
-            width,
-        )
-        pytest.fail(f"{where} is {scroll} px wide: {wide}")
-
-
-def snap(page: Any, path: Path, full: bool = True) -> None:
-    page.wait_for_timeout(350)  # the screen's entry animation
-    page.screenshot(path=str(path), full_page=full)
-
-
 def signed_in(
     browser: Any, played: Played, size: dict[str, int], locale: str = "en-US", **options: Any
 ) -> tuple[Any, Any, list[str]]:
     context, page, errors = new_page(browser, size["width"], size["height"], locale, **options)
     page.add_init_script(f"localStorage.setItem('wt.token', {played.token!r})")
     return context, page, errors
-
-
-def text(page: Any, selector: str) -> str:
-    return str(page.locator(selector).inner_text()).strip()
 
 
 # ---------------------------------------------------------------- statistics, history, boards
@@ -343,61 +321,6 @@ def test_d4_the_public_results_show_every_round_to_someone_who_never_played(
 
 
 # ---------------------------------------------------------------- share
-
-MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
-SQUARES = {"G": "🟩", "Y": "🟨", "-": "⬛"}
-
-
-def ordinal(n: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th")
-    return f"{n}{suffix}"
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
-
-
-def expected_share(url: str, summary: dict[str, Any], you: str) -> str:
-    """What the share says, built here from the API's summary: the place and rating change,
-    one line of squares per duel of the player's (their own rows; ⌛ a skipped turn)."""
-    me = next(p for p in summary["players"] if p["id"] == you)
-    after = me["rating"] + me["rating_change"]
-    lines = [
-        "Wordle Tournament · English",
-        f"{MEDALS.get(me['place'], '')}{ordinal(me['place'])} of {len(summary['players'])}"
-        f" · {me['rating']} → {after} ({signed(me['rating_change'])})",
-    ]
-    for rnd in summary["rounds"]:
-        duel = next((d for d in rnd["duels"] if you in d["players"]), None)
-        if duel is None:
-            continue
-        seat = duel["players"].index(you)
-        rows = [
-            "⌛" if row is None else "".join(SQUARES[m] for m in row[1])
-            for i, row in enumerate(duel["board"])
-            if i % 2 == seat
-        ]
-        result = duel["result"]
-        end = "🤝" if result["kind"] == "draw" else "✅" if result["winner"] == you else "❌"
-        lines.append(" ".join([*rows, end]))
-    lines.append(f"{url}/#/r/{summary['id']}")
-    return "\n".join(lines)
-
-
-def shows(page: Any, want: str) -> None:
-    """The card shows the text it shares, its squares drawn by the page (no emoji font needed)."""
-    lines = want.splitlines()
-    shown = page.locator("#share-preview .share-line")
-    assert shown.count() == len(lines)
-    assert [shown.nth(k).inner_text() for k in (0, 1, len(lines) - 1)] == [
-        lines[0],
-        lines[1],
-        lines[-1],
-    ]
-    for k in range(2, len(lines) - 1):
-        squares = len(re.findall("[🟩🟨⬛⌛]", lines[k]))
-        assert shown.nth(k).locator(".sq").count() == squares, lines[k]
-    assert page.locator("#share-preview").get_attribute("aria-hidden") == "true"
 
 
 def test_r7_the_result_is_shared_through_the_clipboard_without_web_share(
