@@ -15,7 +15,7 @@ from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
 from api.storage.dynamo_errors import STORE_ERRORS, translate, translated
-from api.storage.meter import Meter, item_size, read_units, write_units
+from api.storage.meter import Meter, item_size, write_units
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Conflict
 from api.storage.result_items import (
@@ -42,6 +42,8 @@ from api.storage.table import (
     MAX_BATCH_GET,
     history_sort_key,
 )
+from api.storage.traffic import TABLE, Touch, query_touch, read_touch
+from api.storage.traffic import Entry as TrafficEntry
 from api.storage.writes import new_write_id
 from core.leaderboard import Board, Entry
 
@@ -61,8 +63,7 @@ class ResultsStore:
         pk: str,
         actions: list[Action],
         condition: Condition,
-        size: int,
-        index_units: float = 0.0,
+        after: dict[str, TrafficEntry] | None = None,
         write_id: str | None = None,
     ) -> bool:
         raise NotImplementedError
@@ -97,8 +98,8 @@ class ResultsStore:
                 limit=limit,
             )
         items: list[dict[str, Any]] = data.get("Items", [])
-        size = sum(item_size(i) for i in items)
-        self.meter.record("history", read=read_units(size, consistent=False))
+        touch = query_touch(HISTORY_INDEX, player_id, (item_size(i) for i in items))
+        self.meter.touch("history", [touch])
         return [history_record(HistoryItem.from_raw_data(i)) for i in items]
 
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
@@ -115,8 +116,8 @@ class ResultsStore:
                         exclusive_start_key=start,
                     )
                 page: list[dict[str, Any]] = data.get("Items", [])
-                size = sum(item_size(i) for i in page)
-                self.meter.record("active_players", read=read_units(size, consistent=False))
+                touch = query_touch(ACTIVE_INDEX, f"A#{shard}", (item_size(i) for i in page))
+                self.meter.touch("active_players", [touch])
                 for item in page:
                     yield active_entry(item)
                 start = data.get("LastEvaluatedKey")
@@ -130,7 +131,7 @@ class ResultsStore:
             data = self._conn.get_item(pk, consistent_read=False)
         item: dict[str, Any] | None = data.get("Item")
         size = 0 if item is None else item_size(item)
-        self.meter.record("get_board", read=read_units(size, consistent=False))
+        self.meter.touch("get_board", [read_touch(pk, size, consistent=False)])
         return None if item is None else board_from(item)
 
     def save_board(self, board: Board) -> None:
@@ -160,13 +161,15 @@ class ResultsStore:
             error = translate(exc)
             if not isinstance(error, Conflict):
                 raise error from exc
-        self.meter.record(operation, write=write_units(item_size(attrs)))
+        units = write_units(item_size(attrs))  # the item replaced is about as large
+        self.meter.touch(operation, [Touch(TABLE, attrs["pk"]["S"], write=units)])
 
     def claim_refresh(self, now: int, every_ms: int) -> bool:
         write_id = new_write_id()
         actions: list[Action] = [Path("at").set(now), Path("w").set(write_id)]
         condition = Path("at").does_not_exist() | (Path("at") <= now - every_ms)
         size = item_size({"pk": {"S": REFRESH_KEY}, "at": {"N": str(now)}, "w": {"S": write_id}})
+        after = {TABLE: TrafficEntry(REFRESH_KEY, None, size, {})}
         return self._update(
-            "claim_refresh", REFRESH_KEY, actions, condition, size, write_id=write_id
+            "claim_refresh", REFRESH_KEY, actions, condition, after, write_id=write_id
         )
