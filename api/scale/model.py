@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +29,11 @@ from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
 from api.scale.world import Phase
 from api.service.limits import Budget, spread_shards
+from api.storage.dynamo_results import ACTIVE_READ_UNITS_PER_S
 from api.storage.layout import Layout
+from api.storage.result_items import COPIES
 from api.storage.small_items import CLOCK_KEY
-from api.storage.table import DUE_INDEX
+from api.storage.table import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX
 from api.storage.traffic import TABLE, KeyRate, index_names
 
 # What a storage call adds to a request's time on Lambda, beyond the handler's own CPU:
@@ -40,8 +43,9 @@ DEFAULT_CALL_MS = 5.0
 FULL_VCPU_MB = 1769  # Lambda's memory at which a function gets one whole vCPU
 
 _ENTITY = re.compile(r"[a-z]_[0-9a-f]{16}|\d+\.\d+\.\d+\.\d+")
-_HASHED = re.compile(r"(D|DL)#\d+")
+_HASHED = re.compile(r"(D|DL|A)#\d+")  # deadline shards, the active players' parts
 _SPREAD = re.compile(r"(R#[^#]*\*)(#\d+)?")  # a shared budget's counter, maybe sharded
+_COPIES = re.compile(r"(B#(?!part#)[^#]+)#\d+")  # a leaderboard snapshot, in copies
 INSTANCE_KEYS = {CLOCK_KEY}  # read by every instance every so often (the heartbeat)
 
 PLAY_PHASES = ("play", "after", "group")
@@ -55,7 +59,7 @@ def key_kind(index: str, key: str) -> str:
     """`entity`, `hashed`, `queue` (measured at full size), `instance` or `shared`."""
     if index != TABLE and _HASHED.fullmatch(key):
         return "hashed"
-    if index == TABLE and _SPREAD.fullmatch(key):
+    if index == TABLE and (_SPREAD.fullmatch(key) or _COPIES.fullmatch(key)):
         return "hashed"
     if index == TABLE and key in INSTANCE_KEYS:
         return "instance"
@@ -191,9 +195,14 @@ def scale(
             rate = session_rates[kind]
         elif base == "sweep":
             rate = 0.0  # the sample's sweep: scaled apart below
+        elif base == "refresh":
+            rate = 1 / 60 / max(1, sample.refreshes)  # once a minute, whatever N is
         else:
             continue  # the sample's own queue: measured at full size in the queue run
         rates_by_phase[name] = rate
+        if base == "refresh":  # in the scheduled function, not a request
+            sweep_load.add(phase, rate)
+            continue
         api.add(phase, rate)
         by_phase[base].add(phase, rate)
     queue_phases = queue.world.phases
@@ -217,9 +226,19 @@ def scale(
     shards = {
         (DUE_INDEX, "D"): layout.due_shards,
         (DUE_INDEX, "DL"): layout.lobby_due_shards,
+        (ACTIVE_INDEX, "A"): ACTIVE_SHARDS,
         (TABLE, "R#create:*"): spread_shards(Budget(creations_per_minute, 60)),
     }
-    keys, totals = _keys(sample, queue, rates_by_phase, queue_rate, shards, concurrent, instances)
+    keys, totals = _keys(
+        sample,
+        queue,
+        rates_by_phase,
+        queue_rate,
+        lambda index, prefix: shards.get((index, prefix), COPIES),
+        concurrent,
+        instances,
+        refresh_reads(sample, players * population.active_per_player),
+    )
     return Scaled(
         players,
         layout,
@@ -243,10 +262,29 @@ def scale(
     )
 
 
+def refresh_reads(sample: SampleResult, active: float) -> float:
+    """Read units a second on an `active` partition while the leaderboards' refresh reads it,
+    with `active` players on the boards: the sample's units per entry, times a part's entries,
+    at most the adapter's pace (api/storage/dynamo_results.py)."""
+    phase = sample.world.phases.get("refresh")
+    if phase is None or not sample.refreshes:
+        return 0.0
+    span = (sample.started_at, sample.ended_at + 1)
+    read = sum(
+        r for (index, _), (r, _) in phase.tally.totals(*span).items() if index == ACTIVE_INDEX
+    )
+    per_entry = read / sample.refreshes / max(1, sample.active_players)
+    return min(ACTIVE_READ_UNITS_PER_S, per_entry * active / ACTIVE_SHARDS)
+
+
 def family(index: str, key: str) -> str:
-    """The family of a hashed key: `D`, `DL`, or a shared budget's counter `R#create:*`."""
-    found = _SPREAD.fullmatch(key) if index == TABLE else None
-    return found.group(1) if found else key.split("#")[0]
+    """The family of a hashed key: `D`, `DL`, `A`, a shared budget's counter `R#create:*`, a
+    leaderboard's copies `B#en`."""
+    if index == TABLE:
+        found = _SPREAD.fullmatch(key) or _COPIES.fullmatch(key)
+        if found:
+            return found.group(1)
+    return key.split("#")[0]
 
 
 def _keys(
@@ -254,13 +292,15 @@ def _keys(
     queue: QueueResult,
     rates: dict[str, float],
     queue_rate: float,
-    shards: dict[tuple[str, str], int],
+    shards: Callable[[str, str], int],
     live: float,
     instances: float,
+    refreshing: float,
 ) -> tuple[list[KeyRate], dict[str, KeyRate]]:
     """Every key's load at N, and the table's and each index's in all. `shards`: each hashed
     family's shard count; `live`: tournaments live at once; `instances`: Lambda execution
-    environments (each its own heartbeat view)."""
+    environments (each its own heartbeat view); `refreshing`: read units a second on an
+    `active` partition while the leaderboards' refresh reads it."""
     loads: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     hashed: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     entity: dict[tuple[str, str], KeyRate] = {}
@@ -284,6 +324,8 @@ def _keys(
                 loads[index, key][1] += w / seconds * (1 + racing)
             elif rate is None:
                 continue  # the sample's own queue: measured at full size in the queue run
+            elif name == "refresh" and index == ACTIVE_INDEX:
+                continue  # the refresh's reads of a part: `refreshing`, below
             elif kind == "hashed":
                 hashed[index, family(index, key)][0] += r * rate
                 hashed[index, family(index, key)][1] += w * rate
@@ -313,12 +355,15 @@ def _keys(
         for one in phase.tally.peaks(start, end):
             if key_kind(one.index, one.key) == "entity":
                 peak(one)
+    if refreshing:
+        for n in range(shards(ACTIVE_INDEX, "A")):
+            loads[ACTIVE_INDEX, f"A#{n}"][0] += refreshing
     for (index, prefix), (r, w) in hashed.items():
-        count = shards.get((index, prefix), 1)
+        count = shards(index, prefix)
         items = live / count if prefix == "D" else (r + w) / count
         spread = imbalance(items)
         for n in range(count):
-            key = f"{prefix}#{n}" if count > 1 or prefix in ("D", "DL") else prefix
+            key = f"{prefix}#{n}" if count > 1 or prefix in ("D", "DL", "A") else prefix
             loads[index, key][0] += r / count * spread
             loads[index, key][1] += w / count * spread
     found = [KeyRate(i, k, r, w) for (i, k), (r, w) in loads.items()]

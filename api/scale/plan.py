@@ -13,7 +13,7 @@ import math
 from api.scale.population import LANGUAGE_MIX
 from api.storage.layout import Layout, power_of_two
 
-TARGET = 400.0  # write units per second and shard
+TARGET = 350.0  # write units per second and shard
 # Write units per second per concurrent player (bench scale at 1M, docs/capacity.md):
 DUE_WRITES = 0.0248  # live tournaments' deadlines, all shards together
 LOBBY_DUE_WRITES = 0.00245  # open lobbies' deadlines, all shards together

@@ -23,6 +23,7 @@ from api.scale.world import World
 
 QUEUE_POLL_MS = 1_000  # the lobby screen polls `GET /v1/queue` about once a second
 RTT_MS = 40  # a request's round trip: the answer reaches the client this much later
+HISTORY_SHARE = 0.2  # of results screens: the player also opens their list of tournaments
 
 
 @dataclass
@@ -220,6 +221,12 @@ class Player:
         """Results: the history once, and where the player is now."""
         self._get("after", "GET history", f"{self._url()}/history")
         self._get("after", "GET /v1/me", "/v1/me")
+        # The results screen: the player's statistics and rank on their language's board;
+        # now and then their own list of tournaments.
+        self._get("after", "GET /v1/me/stats", "/v1/me/stats")
+        self._get("after", "GET leaderboard", f"/v1/leaderboard?language={self.language}")
+        if self.rng.random() < HISTORY_SHARE:
+            self._get("after", "GET /v1/me/history", "/v1/me/history")
         self.played += 1
         if self._started_at is not None:
             self.active_ms += self.world.now - self._started_at

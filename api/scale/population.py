@@ -41,6 +41,7 @@ class Population:
     after_s: float = 12.0  # between a tournament and the next join: results, history, a pause
     cycles_per_session: float = 3.0  # tournaments a session plays
     new_player_share: float = 0.5  # of sessions: a new player (POST /v1/players)
+    active_per_player: float = 10.0  # players on the 30-day leaderboards per concurrent one
 
     def rating(self, rng: random.Random) -> int:
         if rng.random() < self.new_share:

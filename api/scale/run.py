@@ -25,8 +25,8 @@ class Options:
     layout: Callable[[int], Layout] = layout_for
     creations_per_minute: Callable[[int], int] = creations_for
     population: Population = field(default_factory=Population)
-    queue_tournaments: int = 4
-    groups: int = 2
+    queue_tournaments: int = 6
+    groups: int = 3
     group_rounds: int = 2
     queue_joins: int = 4_000
     seed: int = 1

@@ -20,10 +20,16 @@ from api.scale.population import Population
 from api.scale.world import World
 from api.service.sweep import sweep
 from api.storage.layout import Layout
+from api.storage.records import StatsRecord
+from api.storage.repository import Put
+from core.results import Result
+from core.stats import add
 from core.timing import PLAYERS_PER_TOURNAMENT, Timing
 
 SWEEP_EVERY_MS = 60_000  # EventBridge's rate(1 minute)
 SESSIONS = 16  # session starts measured, of each kind
+ACTIVE_SEEDED = 2_000  # players on the leaderboards besides the sample's (full top 100s)
+LEADERBOARD_DAYS = 30
 PROBE_MS = 2_000  # how often the sample counts due tournaments (not a request: no cost)
 FAR = 10**15  # a time after every deadline
 WATCH_SHARE = 0.25  # of queue players knocked out: watch until the end (R9)
@@ -43,6 +49,8 @@ class SampleResult:
     due_probes: list[tuple[int, int]] = field(default_factory=list)  # (due, live), every 2 s
 
     sessions: int = SESSIONS
+    refreshes: int = 0  # the leaderboards' refreshes run (with the sweep, once a minute)
+    active_players: int = 0  # on the leaderboards: seeded, and the sample's who finished
 
     @property
     def due_share(self) -> float:
@@ -76,6 +84,7 @@ class Sample:
         self.group_started = 0
         self.sweep_due: list[int] = []  # due tournaments each sweep found
         self.due_probes: list[tuple[int, int]] = []
+        self.refreshes = 0
         self._addresses = 0
 
     def player(self, rating: int, language: str) -> Player:
@@ -197,6 +206,7 @@ class Sample:
 
     def run(self, queue_tournaments: int, groups: int, group_rounds: int) -> SampleResult:
         w = self.world
+        seed_active(w, self.population, self.rng, ACTIVE_SEEDED)
         self.sessions(SESSIONS)
         spread_ms = 90_000  # starts spread over the first minute and a half
         kinds = ["q"] * queue_tournaments + ["g"] * groups
@@ -213,6 +223,8 @@ class Sample:
             tournaments = w.service.tournaments
             done = w.background("sweep", lambda: sweep(w.ctx, tournaments, None))
             self.sweep_due.append(done.due)
+            w.background("refresh", w.service.refresh_leaderboards)  # at most once a minute
+            self.refreshes += 1
             if any(not p.stopped and p.tournament is not None for p in self.everyone()):
                 w.at(w.now + SWEEP_EVERY_MS, swept)
 
@@ -242,6 +254,8 @@ class Sample:
             w.now,
             self.sweep_due,
             self.due_probes,
+            refreshes=self.refreshes,
+            active_players=ACTIVE_SEEDED + sum(1 for p in self.everyone() if p.played),
         )
         return result
 
@@ -261,6 +275,35 @@ class Sample:
                 t = record.tournament
                 found.append(t.finished_at - t.created_at)
         return found
+
+
+def seed_active(world: World, population: Population, rng: random.Random, count: int) -> None:
+    """Players who finished a tournament lately besides the sample's own, so that the
+    leaderboards (top 100 and a histogram per board) are as large as in a busy deployment."""
+    records = []
+    for i in range(count):
+        language, rating = population.language(rng), population.rating(rng)
+        finished = world.now - rng.randrange(LEADERBOARD_DAYS * 86_400_000)
+        result = Result(
+            tournament_id=f"t_{rng.getrandbits(64):016x}",
+            language=language,
+            started_at=finished - 900_000,
+            finished_at=finished,
+            place=rng.randint(1, 8),
+            rating_before=rating,
+            rating_after=rating,
+            rounds=7,
+            won=3,
+            drawn=1,
+            lost=3,
+            wins_in=(1, 1, 1),
+            left=False,
+        )
+        player = f"p_{rng.getrandbits(64):016x}"
+        stats = add(None, result, f"Player {i}", False, finished)
+        records.append(Put(StatsRecord(player, stats), new=True))
+    for start in range(0, len(records), 100):
+        world.unmetered(lambda chunk=records[start : start + 100]: world.repo.commit(chunk))
 
 
 def load_words(languages: list[str]) -> None:

@@ -189,6 +189,8 @@ class DynamoRepository(ResultsStore, Repository):
             found = {i["pk"]["S"] for i in got}
             # A key that is not there costs the minimum.
             touches = [read_touch(i["pk"]["S"], item_size(i)) for i in got]
+            for i in got:
+                self._seen(i["pk"]["S"], i)
             touches += [read_touch(pk, 0) for pk in pending if pk not in found and pk not in left]
             self.meter.touch(operation, touches)
             items += got
@@ -197,12 +199,18 @@ class DynamoRepository(ResultsStore, Repository):
             raise Unavailable("DynamoDB left keys unprocessed (throttling)")
         return items
 
+    def _seen(self, pk: str, item: dict[str, Any]) -> None:
+        """Keep an indexed item's entries: its next write replaces them (the meter's view)."""
+        found = entries(item)
+        if len(found) > 1 or pk[:2] in ("T#", "L#"):
+            self._images.put(pk, found)
+
     def get_lobby(self, lobby_id: str) -> LobbyRecord | None:
         pk = "L#" + lobby_id
         item = self._get("get_lobby", pk)
         if item is None:
             return None
-        self._images.put(pk, entries(item))
+        self._seen(pk, item)
         return lobby_record(LobbyItem.from_raw_data(item))
 
     def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
@@ -210,7 +218,7 @@ class DynamoRepository(ResultsStore, Repository):
         item = self._get("get_tournament", pk)
         if item is None:
             return None
-        self._images.put(pk, entries(item))
+        self._seen(pk, item)
         return tournament_record(TournamentItem.from_raw_data(item))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
@@ -458,11 +466,10 @@ class DynamoRepository(ResultsStore, Repository):
                 raise translate(exc) from exc
         self.meter.touch("commit", op_touches(ops, transactional, self.layout, applied=True))
         for op in ops:
-            if op.pk.startswith(("T#", "L#")):
-                if op.kind == "Delete":
-                    self._images.drop(op.pk)
-                else:
-                    self._images.put(op.pk, op.after)
+            if op.kind == "Delete":
+                self._images.drop(op.pk)
+            elif len(op.after) > 1 or op.pk[:2] in ("T#", "L#"):
+                self._images.put(op.pk, op.after)
 
     def _transact(self, ops: list[Op], write_id: str) -> None:
         """One TransactWriteItems, its items in the order of `ops` (sorted by KINDS)."""

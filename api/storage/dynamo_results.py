@@ -6,6 +6,7 @@ the meter, batch reads and conditional updates; the items are in api/storage/res
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -46,6 +47,14 @@ from api.storage.traffic import TABLE, Touch, query_touch, read_touch
 from api.storage.traffic import Entry as TrafficEntry
 from api.storage.writes import new_write_id
 from core.leaderboard import Board, Entry
+
+ACTIVE_READ_UNITS_PER_S = 1_000.0  # the refresh's pace on one `active` partition (a third)
+
+
+def pace_wait(used: float, elapsed_s: float, per_s: float) -> float:
+    """Seconds to wait before the next page so that `used` units over the time so far stay
+    at most `per_s` a second."""
+    return max(0.0, used / per_s - elapsed_s)
 
 
 class ResultsStore:
@@ -103,11 +112,16 @@ class ResultsStore:
         return [history_record(HistoryItem.from_raw_data(i)) for i in items]
 
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
-        """One shard of the `active` index (or every one) from `since` on, page by page."""
+        """One shard of the `active` index (or every one) from `since` on, page by page, at
+        most ACTIVE_READ_UNITS_PER_S: a part of a million active players is several pages of
+        1 MB (128 read units each), which back to back would take one index partition to its
+        limit (3,000 a second), so the refresh waits between pages instead."""
         shards = range(ACTIVE_SHARDS) if part is None else [part]
         for shard in shards:
             start: Any = None
+            began, used = time.monotonic(), 0.0
             while True:
+                time.sleep(pace_wait(used, time.monotonic() - began, ACTIVE_READ_UNITS_PER_S))
                 with translated():
                     data = self._conn.query(
                         f"A#{shard}",
@@ -118,6 +132,7 @@ class ResultsStore:
                 page: list[dict[str, Any]] = data.get("Items", [])
                 touch = query_touch(ACTIVE_INDEX, f"A#{shard}", (item_size(i) for i in page))
                 self.meter.touch("active_players", [touch])
+                used += touch.read
                 for item in page:
                     yield active_entry(item)
                 start = data.get("LastEvaluatedKey")

@@ -12,8 +12,9 @@ from api.config import Settings
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
 from api.storage.meter import Meter, item_size, write_units
+from api.storage.records import StatsRecord
 from api.storage.repository import Put, Repository
-from api.storage.table import DUE_INDEX, OPEN_INDEX
+from api.storage.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
 from api.storage.traffic import (
     PARTITION_WRITE_UNITS,
     TABLE,
@@ -25,8 +26,10 @@ from api.storage.traffic import (
     read_touch,
     write_touches,
 )
+from core.leaderboard import part_of
 from tests.conftest import STORES, MakeTable
 from tests.storage.factories import live_tournament, lobby, player
+from tests.storage.test_records_contract import line, stats
 
 KB = 1024
 
@@ -183,6 +186,16 @@ def story(repo: Repository) -> None:
     seated = repo.get_lobby("l1")
     assert seated is not None
     repo.commit([Put(replace(seated, tournament_id="t9", due=None))])  # started: leaves both
+    # Players' records: a history line (`history`, ALL) and statistics (`active`, INCLUDE).
+    first = line("p1", "t1", 1_760_000_000_000)
+    repo.commit([Put(first, new=True), Put(StatsRecord("p1", stats(results=1)), new=True)])
+    [before] = repo.get_stats(["p1"])
+    later = stats(results=2, at=1_760_000_900_000)  # a later finish: moves its active entry
+    repo.commit(
+        [Put(line("p1", "t2", 1_760_000_900_000), new=True), Put(replace(before, stats=later))]
+    )
+    repo.history("p1", 10)
+    list(repo.active_players(0, part=part_of("p1")))
 
 
 def per_key(tally: KeyTally) -> dict[tuple[str, str], tuple[float, float]]:
@@ -199,7 +212,7 @@ def test_the_fake_meters_every_key_as_the_dynamodb_adapter_does(
     fake, dynamo = per_key(fake_tally), per_key(table_tally)
     assert fake == dynamo
     indexes = {index for index, _ in fake}
-    assert indexes == {TABLE, DUE_INDEX, OPEN_INDEX}
+    assert indexes == {TABLE, DUE_INDEX, OPEN_INDEX, HISTORY_INDEX, ACTIVE_INDEX}
     assert fake[TABLE, "T#t1"][1] > write_units(3 * KB)  # every write of the whole item
 
 

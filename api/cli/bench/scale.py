@@ -28,8 +28,8 @@ def register(bench: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the figures as JSON only")
     p.add_argument("--plot", type=Path, help="several N: draw their figures into this PNG")
-    p.add_argument("--queue-tournaments", type=int, default=4, help="in the sample (4)")
-    p.add_argument("--groups", type=int, default=2, help="friend groups in the sample (2)")
+    p.add_argument("--queue-tournaments", type=int, default=6, help="in the sample (6)")
+    p.add_argument("--groups", type=int, default=3, help="friend groups in the sample (3)")
     p.add_argument("--group-rounds", type=int, default=2, help="tournaments per group (2)")
     p.add_argument(
         "--queue-joins", type=int, default=4_000, help="joins measured in the queue run (4000)"
