@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from api.config import Settings
+from api.storage.dynamo_results import ACTIVE_READ_UNITS_PER_S, pace_wait
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
 from api.storage.meter import Meter, item_size, write_units
@@ -16,6 +17,7 @@ from api.storage.records import StatsRecord
 from api.storage.repository import Put, Repository
 from api.storage.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
 from api.storage.traffic import (
+    PARTITION_READ_UNITS,
     PARTITION_WRITE_UNITS,
     TABLE,
     KeyRate,
@@ -220,3 +222,12 @@ def test_without_a_meter_the_fake_meters_nothing() -> None:
     repo = InMemoryRepository()
     story(repo)
     assert repo.meter is None
+
+
+def test_the_leaderboards_refresh_reads_an_active_partition_at_a_pace() -> None:
+    """A part of a million active players is several 1 MB pages (128 units each): read back
+    to back they would take the partition to its 3,000 units a second."""
+    assert pace_wait(0.0, 0.0, 1_000) == 0.0
+    assert pace_wait(128.0, 0.03, 1_000) == pytest.approx(0.098)  # wait until 128 ms in
+    assert pace_wait(128.0, 0.5, 1_000) == 0.0  # slow enough already
+    assert ACTIVE_READ_UNITS_PER_S <= PARTITION_READ_UNITS / 2
