@@ -14,7 +14,8 @@ from api.scale.population import LANGUAGE_MIX
 from api.storage.layout import Layout, power_of_two
 
 TARGET = 350.0  # write units per second and shard
-# Write units per second per concurrent player (bench scale at 1M, docs/capacity.md):
+# Write units per second per concurrent player, measured by bench scale at a million players
+# (the figures in docs/capacity.md check the counts these give):
 DUE_WRITES = 0.0248  # live tournaments' deadlines, all shards together
 LOBBY_DUE_WRITES = 0.00245  # open lobbies' deadlines, all shards together
 BAND_WRITES = 0.00121  # the busiest rating band of a language, per player of that language
