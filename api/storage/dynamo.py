@@ -3,18 +3,17 @@
 The table and its indexes: api/storage/table.py. The items and their mapping to records:
 api/storage/items.py. Conditional writes and their retries: api/storage/writes.py. Rate-limit
 counters and storage's heartbeat: api/storage/small_items.py. Players' records (history,
-statistics, leaderboards): api/storage/dynamo_results.py. What each call would cost is metered
-from item sizes (api/storage/meter.py).
+statistics, leaderboards): api/storage/dynamo_results.py. Index queries, a thread per
+partition: api/storage/dynamo_queries.py. What each call would cost is metered from item sizes,
+per key of the table and of each index (api/storage/meter.py, api/storage/traffic.py).
 """
 
 from __future__ import annotations
 
-import contextvars
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any
 
 from pynamodb.connection import TableConnection
@@ -25,6 +24,7 @@ from pynamodb.expressions.update import Action
 
 from api.config import Settings
 from api.storage.dynamo_errors import STORE_ERRORS, botocore_response, translate, translated
+from api.storage.dynamo_queries import IndexQueries
 from api.storage.dynamo_results import ResultsStore
 from api.storage.items import (
     GroupItem,
@@ -45,7 +45,7 @@ from api.storage.records import (
     PlayerRecord,
     TournamentRecord,
 )
-from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Unavailable, Write
+from api.storage.repository import Conflict, Repository, Unavailable, Write
 from api.storage.small_items import (
     CLOCK_KEY,
     clock_attributes,
@@ -56,14 +56,10 @@ from api.storage.small_items import (
     counts,
 )
 from api.storage.table import (
-    DUE_INDEX,
     MAX_BATCH_GET,
     MAX_TRANSACTION_ITEMS,
-    OPEN_INDEX,
     create_if_missing,
-    due_page_limit,
     ensure_ttl,
-    rating_bands,
     table_definition,
     wait_active,
 )
@@ -72,8 +68,6 @@ from api.storage.traffic import (
     Entry,
     Touch,
     entries,
-    projects_all,
-    query_touch,
     read_touch,
     unknown_entry,
     write_touches,
@@ -85,19 +79,19 @@ from api.storage.writes import (
     ImageCache,
     Op,
     due_actions,
-    due_entry,
+    due_moved,
     landed,
     new_write_id,
     op_touches,
     operation,
+    restamped,
     written_by,
 )
 
 PLAYER_ITEM_BYTES = 300  # about a player item's size, to meter touch_player (one write unit)
-QUERY_THREADS = 16  # index queries of one call (shards, bands) in flight at once
 
 
-class DynamoRepository(ResultsStore, Repository):
+class DynamoRepository(IndexQueries, ResultsStore, Repository):
     def __init__(
         self,
         settings: Settings,
@@ -225,92 +219,6 @@ class DynamoRepository(ResultsStore, Repository):
         item = self._get("get_group", "G#" + group_id)
         return None if item is None else group_record(GroupItem.from_raw_data(item))
 
-    def _query(
-        self,
-        operation: str,
-        index: str,
-        partition: str,
-        condition: Condition | None = None,
-        limit: int | None = None,
-    ) -> list[dict[str, Any]]:
-        """All items of one index partition (up to `limit`), following pages."""
-        items: list[dict[str, Any]] = []
-        start: Any = None
-        while True:
-            with translated():
-                data = self._conn.query(
-                    partition,
-                    range_key_condition=condition,
-                    index_name=index,
-                    exclusive_start_key=start,
-                    limit=None if limit is None else limit - len(items),
-                )
-            page: list[dict[str, Any]] = data.get("Items", [])
-            items += page
-            touch = query_touch(index, partition, (item_size(i) for i in page))
-            self.meter.touch(operation, [touch])
-            start = data.get("LastEvaluatedKey")
-            if not start or (limit is not None and len(items) >= limit):
-                return items
-
-    def _queries(
-        self, operation: str, index: str, partitions: list[str], **options: Any
-    ) -> list[list[dict[str, Any]]]:
-        """`_query` of several partitions, at most QUERY_THREADS at once, in their order."""
-        if len(partitions) <= 1:
-            return [self._query(operation, index, p, **options) for p in partitions]
-        pool = self._query_pool()
-        # Each in a copy of this context: the meter's scopes (one request's units) follow.
-        futures = [
-            pool.submit(contextvars.copy_context().run, self._query, operation, index, p, **options)
-            for p in partitions
-        ]
-        return [f.result() for f in futures]
-
-    def _query_pool(self) -> ThreadPoolExecutor:
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="query")
-            return self._pool
-
-    def open_lobbies(
-        self,
-        language: str,
-        rating: float,
-        window: int,
-        limit: int = LOBBIES_PER_BAND,
-        shards: Sequence[int] | None = None,
-    ) -> list[LobbyRecord]:
-        partitions = [
-            key
-            for band in rating_bands(rating, window)
-            for key in self.layout.fill_keys(language, band, shards)
-        ]
-        pages = self._queries("open_lobbies", OPEN_INDEX, partitions, limit=limit)
-        lobbies = [lobby_record(LobbyItem.from_raw_data(i)) for page in pages for i in page]
-        return [
-            lb
-            for lb in lobbies
-            if lb.open and lb.lobby.language == language and abs(lb.lobby.rating - rating) <= window
-        ]
-
-    def _due(self, operation: str, partitions: list[str], now: int, limit: int) -> list[str]:
-        if limit <= 0:
-            return []
-        condition = TournamentItem.dd <= now
-        per_shard = due_page_limit(limit, len(partitions))
-        pages = self._queries(
-            operation, DUE_INDEX, partitions, condition=condition, limit=per_shard
-        )
-        due = [(int(i["dd"]["N"]), i["pk"]["S"][2:]) for page in pages for i in page]
-        return [item_id for _, item_id in sorted(due)[:limit]]
-
-    def due_tournaments(self, now: int, limit: int) -> list[str]:
-        return self._due("due_tournaments", self.layout.due_keys(), now, limit)
-
-    def due_lobbies(self, now: int, limit: int) -> list[str]:
-        return self._due("due_lobbies", self.layout.lobby_due_keys(), now, limit)
-
     # ------------------------------------------------------------------ small updates
 
     def _update(
@@ -382,7 +290,8 @@ class DynamoRepository(ResultsStore, Repository):
         actions = due_actions(tournament_id, due, self.layout)
         condition = TournamentItem.v == version  # no version bump: a retry sets the same again
         shard = self.layout.due_key(tournament_id)
-        self._update("reschedule", pk, actions, condition, self._due_moved(pk, shard, due))
+        after = due_moved(self._images.get(pk), pk, shard, due)
+        self._update("reschedule", pk, actions, condition, after)
 
     def touch_lobby(self, lobby_id: str, player_id: str, now: int) -> None:
         pk = "L#" + lobby_id
@@ -394,7 +303,8 @@ class DynamoRepository(ResultsStore, Repository):
             & (stamp.does_not_exist() | (stamp < now))
         )
         # `c` is projected into the fill index (ALL): its entry is written again.
-        self._update("touch_lobby", pk, [stamp.set(now)], condition, self._restamped(pk, now))
+        after = restamped(self._images.get(pk), pk, now)
+        self._update("touch_lobby", pk, [stamp.set(now)], condition, after)
 
     def reschedule_lobby(self, lobby_id: str, version: int, due: int | None) -> None:
         pk = "L#" + lobby_id
@@ -405,37 +315,8 @@ class DynamoRepository(ResultsStore, Repository):
         else:
             actions = [LobbyItem.dk.set(shard), LobbyItem.dd.set(due)]
         condition = (LobbyItem.v == version) & LobbyItem.ok.exists()  # only while it is open
-        after = self._due_moved(pk, shard, due)
+        after = due_moved(self._images.get(pk), pk, shard, due)
         self._update("reschedule_lobby", pk, actions, condition, after)
-
-    def _due_moved(self, pk: str, shard: str, due: int | None) -> Entries:
-        """The item's entries once its deadline is `due` in `shard` (None: out of `due`)."""
-        known = self._images.get(pk)
-        if known is None:  # not seen: assume it was due elsewhere in its shard
-            known = {TABLE: unknown_entry(pk), DUE_INDEX: due_entry(pk, shard, -1)}
-        moved = {
-            # An index that projects the whole item (`fill`) has its entry written again.
-            name: replace(e, projected={**e.projected, "dd": {"N": str(due)}})
-            if projects_all(name)
-            else e
-            for name, e in known.items()
-            if name != DUE_INDEX
-        }
-        if due is not None:
-            moved[DUE_INDEX] = due_entry(pk, shard, due)
-        return moved
-
-    def _restamped(self, pk: str, now: int) -> Entries:
-        """A lobby's entries once a contact stamp changed its `c` map (in its fill entry)."""
-        known = self._images.get(pk)
-        if known is None:  # not seen: its fill key is unknown here
-            known = {TABLE: unknown_entry(pk), OPEN_INDEX: unknown_entry("O#?")}
-        return {
-            name: replace(e, projected={**e.projected, "c": {"S": f"restamped {now}"}})
-            if projects_all(name)
-            else e
-            for name, e in known.items()
-        }
 
     # ------------------------------------------------------------------ commit
 

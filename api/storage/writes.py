@@ -43,8 +43,16 @@ from api.storage.layout import Layout
 from api.storage.meter import item_size
 from api.storage.records import TournamentRecord
 from api.storage.repository import Delete, Put, Write
-from api.storage.table import DUE_INDEX
-from api.storage.traffic import TABLE, Entry, Touch, entries, write_touches
+from api.storage.table import DUE_INDEX, OPEN_INDEX
+from api.storage.traffic import (
+    TABLE,
+    Entry,
+    Touch,
+    entries,
+    projects_all,
+    unknown_entry,
+    write_touches,
+)
 
 Entries = dict[str, Entry]
 
@@ -102,6 +110,36 @@ def due_entry(pk: str, shard: str, due: int) -> Entry:
     """A tournament's or lobby's entry in the `due` index (KEYS_ONLY)."""
     attrs = {"pk": {"S": pk}, "dk": {"S": shard}, "dd": {"N": str(due)}}
     return Entry(shard, str(due), item_size(attrs), attrs)
+
+
+def due_moved(known: Entries | None, pk: str, shard: str, due: int | None) -> Entries:
+    """An item's entries (`known`: as last seen, None: not seen) once its deadline is `due` in
+    `shard` (None: out of `due`)."""
+    if known is None:  # not seen: assume it was due elsewhere in its shard
+        known = {TABLE: unknown_entry(pk), DUE_INDEX: due_entry(pk, shard, -1)}
+    moved = {
+        # An index that projects the whole item (`fill`) has its entry written again.
+        name: replace(e, projected={**e.projected, "dd": {"N": str(due)}})
+        if projects_all(name)
+        else e
+        for name, e in known.items()
+        if name != DUE_INDEX
+    }
+    if due is not None:
+        moved[DUE_INDEX] = due_entry(pk, shard, due)
+    return moved
+
+
+def restamped(known: Entries | None, pk: str, now: int) -> Entries:
+    """A lobby's entries once a contact stamp changed its `c` map (in its fill entry)."""
+    if known is None:  # not seen: its fill key is unknown here
+        known = {TABLE: unknown_entry(pk), OPEN_INDEX: unknown_entry("O#?")}
+    return {
+        name: replace(e, projected={**e.projected, "c": {"S": f"restamped {now}"}})
+        if projects_all(name)
+        else e
+        for name, e in known.items()
+    }
 
 
 class ImageCache:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from api.cli import main
-from api.scale.model import Scaled, family_label, imbalance, key_kind, report, scale
+from api.scale.keys import family_label, imbalance, key_kind
+from api.scale.model import Scaled, report, scale
 from api.scale.plan import creations_for, layout_for
 from api.scale.population import Population
 from api.scale.queue import QueueResult, run_queue
