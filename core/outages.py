@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from core.events import Event
 from core.records import evolve
-from core.tournament import Tournament, advance
+from core.tournament import advance
+from core.tournament_state import Tournament
 from core.words import WordSource
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 
 @dataclass(frozen=True, slots=True)

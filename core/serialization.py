@@ -10,7 +10,7 @@ from typing import Any
 
 from core.duel import Duel, Turn, Word
 from core.timing import Timing
-from core.tournament import Player, Round, Tournament
+from core.tournament_state import Player, Round, Tournament
 
 FORMAT = 1
 

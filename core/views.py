@@ -6,7 +6,7 @@ from typing import Any
 
 from core import standings
 from core.duel import Duel, Turn
-from core.tournament import Player, Round, Tournament
+from core.tournament_state import Player, Round, Tournament
 
 JSON = dict[str, Any]
 

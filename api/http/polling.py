@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.duel import Duel
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 MARGIN_MS = 100  # after a known deadline: the poll must reach the server after it
 QUIET_MS = 4_000  # a turn is rarely answered sooner (capped at 2/15 of the turn: 4 s of 30)

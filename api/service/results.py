@@ -21,7 +21,7 @@ from api.storage.records import HistoryRecord, PlayerRecord, StatsRecord
 from api.storage.repository import Put, Write
 from core.results import Result, result_of
 from core.stats import Stats, add
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 PAGE = 20
 MAX_PAGE = 50

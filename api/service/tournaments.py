@@ -23,7 +23,7 @@ from core.errors import GameError
 from core.events import Event, PlaceFixed
 from core.outages import Outage, absorb_all
 from core.records import evolve
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 from core.words import WordSource
 
 # Duel ids as core makes them: round and duel numbers (`r3d2`).

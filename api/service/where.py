@@ -13,7 +13,7 @@ import zlib
 from typing import Any
 
 from api.storage.records import PlayerRecord
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 
 def where(player: PlayerRecord, t: Tournament | None = None) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from core.groups import Group
 from core.lobby import Lobby
 from core.results import Result
 from core.stats import Stats
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from api.storage.records import TournamentRecord
 from api.storage.repository import LOBBIES_PER_BAND, Repository, Unavailable
 from core.duel import Duel
 from core.timing import MAX_ROWS, TURNS_PER_PLAYER
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 
 JSON = dict[str, Any]
 START_RATING = 1000

@@ -27,7 +27,7 @@ from api.service.context import words_for
 from api.service.tournaments import with_contacts
 from core import tournament as tm
 from core.records import evolve
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 from tests.api.helpers import assert_invariants, fillers
 from tests.races.conftest import TIMING, RaceStack
 from tests.races.helpers import Racer, new_racers, start_tournament

@@ -7,7 +7,7 @@ import threading
 
 from api.service import Service
 from api.storage.repository import Unavailable
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 from tests.scheduler.conftest import TIMING, Clock, Interceptor, eight_players_in_a_tournament
 
 MINUTE = 60_000

@@ -102,11 +102,17 @@ def live() -> Iterator[Live]:
         yield app
 
 
+# Puppets play every move themselves and never wait for a timeout: a longer turn keeps a slow
+# (loaded) machine from timing out a turn between two of a test's moves.
+PUPPET_TURN_MS = 15_000
+
+
 @pytest.fixture(scope="session")
 def quiet() -> Iterator[Live]:
-    """The same short timers without bots: tests that drive every player themselves (puppets)
-    leave nothing playing behind them, and a lobby stays open as long as they want."""
-    with serving(SHORT, False) as app:
+    """Without bots: tests that drive every player themselves (puppets) leave nothing playing
+    behind them, and a lobby stays open as long as they want."""
+    timing = Timing(turn_ms=PUPPET_TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+    with serving(timing, False) as app:
         yield app
 
 

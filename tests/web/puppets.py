@@ -17,7 +17,7 @@ from api.bots.client import BotClient
 from api.bots.http import Http
 from api.service.tournaments import with_contacts
 from core.duel import Duel
-from core.tournament import Tournament
+from core.tournament_state import Tournament
 from tests.api.helpers import fillers
 
 JSON = dict[str, Any]
@@ -65,12 +65,23 @@ class Puppet:
     def leave(self, tid: str) -> JSON:
         return self.call("POST", f"/v1/tournaments/{tid}/leave")
 
-    def play(self, tid: str, word: str) -> JSON:
-        """Wait for this player's turn in their duel, then play `word`; the answer's state."""
-        state = wait_until(
-            lambda: (s := self.state(tid))["duel"] and s["duel"]["your_turn"] and s,
-            f"{self.id}'s turn",
-        )
+    def play(self, tid: str, word: str, duel_id: str | None = None) -> JSON:
+        """Wait for this player's turn in their duel, then play `word`; the answer's state.
+
+        With `duel_id`, only that duel: if it ends first (a loaded machine lets its turns run
+        out), nothing is played and the answer is empty, so that a word is never sent into the
+        next round's duel, whose word may have another length."""
+
+        def ready() -> JSON | bool:
+            s = self.state(tid)
+            duel = s["duel"]
+            if duel_id is not None and (not duel or duel["id"] != duel_id or "secret" in duel):
+                return {"gone": True}
+            return bool(duel and duel["your_turn"]) and s
+
+        state = wait_until(ready, f"{self.id}'s turn")
+        if state.get("gone"):
+            return {}
         duel = state["duel"]
         return self.call(
             "POST",
@@ -152,10 +163,12 @@ class Table:
         return puppet.play(tid, self.filler(duel, n))
 
     def first_puppet_wins(self, tid: str, duel: Duel) -> str:
-        """One of the duel's puppets wins it (the one to play first if both are puppets)."""
+        """One of the duel's puppets wins it (the one to play first if both are puppets), unless
+        it has already ended on its own."""
         for player in duel.players:
-            if self.puppet(player) is not None:
-                self.win(tid, player)
+            puppet = self.puppet(player)
+            if puppet is not None:
+                puppet.play(tid, self.secret(tid, duel), duel_id=duel.id)
                 return player
         raise AssertionError(f"no puppet in {duel.id}")
 
