@@ -22,6 +22,10 @@ _SPREAD = re.compile(r"(R#[^#]*\*)(#\d+)?")  # a shared budget's counter, maybe 
 _COPIES = re.compile(r"(B#(?!part#)[^#]+)#\d+")  # a leaderboard snapshot, in copies
 INSTANCE_KEYS = {CLOCK_KEY}  # read by every instance every so often (the heartbeat)
 
+# A phase's tally holds only that phase's units: all of them count, to the last bucket (a window
+# of the queue run seldom ends on a bucket's edge).
+WHOLE = (0, 2**62)
+
 # The heartbeat is beaten once per interval; instances refreshing in the same moment as the one
 # that beats also try (a conditional put that fails): about this long a window each.
 RACING_S = 0.02
@@ -55,9 +59,8 @@ def refresh_reads(sample: SampleResult, active: float) -> float:
     phase = sample.world.phases.get("refresh")
     if phase is None or not sample.refreshes:
         return 0.0
-    span = (sample.started_at, sample.ended_at + 1)
     read = sum(
-        r for (index, _), (r, _) in phase.tally.totals(*span).items() if index == ACTIVE_INDEX
+        r for (index, _), (r, _) in phase.tally.totals(*WHOLE).items() if index == ACTIVE_INDEX
     )
     per_entry = read / sample.refreshes / max(1, sample.active_players)
     return min(ACTIVE_READ_UNITS_PER_S, per_entry * active / ACTIVE_SHARDS)
@@ -97,11 +100,10 @@ def key_loads(
         if seen is None or rate.utilisation > seen.utilisation:
             entity[rate.index, rate.key] = rate
 
-    span = (sample.started_at, sample.ended_at + 1)
     seconds = (sample.ended_at - sample.started_at) / 1000
     for name, phase in sample.world.phases.items():
         rate = rates.get(name)
-        for (index, key), (r, w) in phase.tally.totals(*span).items():
+        for (index, key), (r, w) in phase.tally.totals(*WHOLE).items():
             kind = key_kind(index, key)
             if kind == "instance":  # the sample is one instance: its rate, times instances
                 refreshes = instances * r / seconds / 0.5  # eventually consistent reads
@@ -121,24 +123,24 @@ def key_loads(
             else:
                 singles[index][0] += r * rate
                 singles[index][1] += w * rate
-        for one in phase.tally.peaks(*span):
+        for one in phase.tally.peaks(*WHOLE):
             if key_kind(one.index, one.key) == "entity":
                 peak(one)
-    start, end = queue.window_ms
     for name, phase in queue.world.phases.items():
         if name not in ("queue", "sweep"):
             continue  # before and after the measured window
-        factor = queue_rate * queue.seconds if name == "queue" else queue.seconds / 60
-        for one in phase.tally.rates(start, end):
-            kind = key_kind(one.index, one.key)
+        # The window's units, `queue_rate` times a second; the sweep's (once), once a minute.
+        factor = queue_rate if name == "queue" else 1 / 60
+        for (index, key), (r, w) in phase.tally.totals(*WHOLE).items():
+            kind = key_kind(index, key)
             if kind == "entity":
-                singles[one.index][0] += one.read_units_per_s * factor
-                singles[one.index][1] += one.write_units_per_s * factor
+                singles[index][0] += r * factor
+                singles[index][1] += w * factor
             if kind in ("entity", "instance"):
                 continue
-            loads[one.index, one.key][0] += one.read_units_per_s * factor
-            loads[one.index, one.key][1] += one.write_units_per_s * factor
-        for one in phase.tally.peaks(start, end):
+            loads[index, key][0] += r * factor
+            loads[index, key][1] += w * factor
+        for one in phase.tally.peaks(*WHOLE):
             if key_kind(one.index, one.key) == "entity":
                 peak(one)
     if refreshing:

@@ -17,8 +17,8 @@ TARGET = 350.0  # write units per second and shard
 # Write units per second per concurrent player, measured by bench scale at a million players
 # (the figures in docs/capacity.md check the counts these give):
 DUE_WRITES = 0.0248  # live tournaments' deadlines, all shards together
-LOBBY_DUE_WRITES = 0.00245  # open lobbies' deadlines, all shards together
-BAND_WRITES = 0.00121  # the busiest rating band of a language, per player of that language
+LOBBY_DUE_WRITES = 0.0031  # open lobbies' deadlines, all shards together
+BAND_WRITES = 0.00147  # the busiest rating band of a language, per player of that language
 
 
 CREATIONS_PER_PLAYER_MINUTE = 0.04  # new players a minute per concurrent player: 3× the model

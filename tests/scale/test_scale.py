@@ -75,6 +75,21 @@ def test_the_queue_is_measured_at_full_size(runs: Any) -> None:
     assert queue.joined > 0 and queue.seconds > 0
 
 
+def test_the_queue_keys_count_the_whole_window_to_its_last_request(runs: Any) -> None:
+    _, queue = runs
+    s = scaled(runs, 20_000)
+    window, swept = queue.world.phases["queue"], queue.world.phases["sweep"]
+    assert queue.window_ms[1] % window.tally.bucket_ms  # a window that ends mid-bucket
+    queue_rate = s.phases["queue"].write_units / window.write_units  # windows a second at N
+
+    def fill_writes(tally: Any) -> float:
+        return sum(w for (i, _), (_, w) in tally.totals(0, 2**62).items() if i == OPEN_INDEX)
+
+    expected = fill_writes(window.tally) * queue_rate + fill_writes(swept.tally) / 60
+    assert expected > 0
+    assert s.totals[OPEN_INDEX].write_units_per_s == pytest.approx(expected, rel=1e-9)
+
+
 def test_keys_by_kind_and_family() -> None:
     assert key_kind(TABLE, "T#t_0123456789abcdef") == "entity"
     assert key_kind(TABLE, "R#tournament_state:ip:10.0.0.7") == "entity"
