@@ -194,6 +194,7 @@ def test_r7_the_results_show_rating_before_and_after_and_fit_a_360_px_phone(
     assert rows.count() == 8
     for i in range(8):
         assert MOVE.match(rows.nth(i).locator(".move").inner_text())
+    assert rows.locator(".who-note").count() == 0  # only the public results say who went out when
     assert re.fullmatch(r"1000 → \d+", page.locator("#your-rating").inner_text())
     assert "Maximilian Alexander (you)" in page.locator("#standings .standing.you").inner_text()
     shot("phone")
