@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from api.storage.layout import Layout
 from core.timing import Timing
 
 
@@ -84,6 +85,8 @@ class Settings:
     bots: bool = False
     bot_fill_ms: int = 15_000  # a person's lobby waits this long before bots fill it
     bot_key: str | None = None  # POST /v1/players {"bot": true} needs it as X-Bot-Key
+    # How the indexes' shared partitions spread over keys (api/storage/layout.py).
+    layout: Layout = field(default_factory=Layout)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -161,4 +164,5 @@ class Settings:
             bots=env.get("WT_BOTS", "0") != "0",
             bot_fill_ms=_seconds(env, "WT_BOT_FILL_SECONDS", 15),
             bot_key=env.get("WT_BOT_KEY") or None,
+            layout=Layout.from_env(env),
         )

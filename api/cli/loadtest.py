@@ -48,6 +48,13 @@ def register(commands: Any) -> None:
     p.add_argument("--lambda-memory-mb", type=int, default=512, help="price model (512)")
     p.add_argument("--out", type=Path, default=Path("loadtest-results"), help="output folder")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--step-up",
+        action="store_true",
+        help="run --tournaments, then twice as many, … until the poll p99 passes 250 ms "
+        "(or a request fails); report the largest that held",
+    )
+    p.add_argument("--max-tournaments", type=int, default=2560, help="--step-up's last (2560)")
     p.set_defaults(handler=run)
 
 
@@ -141,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     if args.tournaments < 1 or args.duration <= 0:
         print("--tournaments and --duration must be positive", file=sys.stderr)
         return 2
+    if args.step_up:
+        return step_up(args)
     settings = None if args.url else local_settings(args.turn_seconds, args.intro_seconds)
     stop_on_sigterm()  # SIGTERM exits through the handlers that stop DynamoDB Local
     print(
@@ -168,4 +177,63 @@ def run(args: argparse.Namespace) -> int:
     plot(harness, args.out / "loadtest.png")
     print(summary(report))
     print(f"wrote {args.out / 'loadtest.json'} and {args.out / 'loadtest.png'}")
+    return 0
+
+
+def held(report: dict[str, Any]) -> bool:
+    """A step holds when its poll p99 is within the target and no request failed."""
+    targets = report["targets"]
+    return bool(targets["poll_p99_ms"]["met"]) and bool(targets["errors"]["met"])
+
+
+def step_up(args: argparse.Namespace) -> int:
+    """Each step a fresh local stack with twice the tournaments of the last, for --duration
+    seconds; stop at the first that misses. Writes each step's JSON and a summary."""
+    stop_on_sigterm()
+    args.out.mkdir(parents=True, exist_ok=True)
+    steps: list[dict[str, Any]] = []
+    n = args.tournaments
+    while n <= args.max_tournaments:
+        print(f"step: {n} tournaments for {args.duration:g} s ({args.backend})", file=sys.stderr)
+        settings = None if args.url else local_settings(args.turn_seconds, args.intro_seconds)
+        report, _, stack = run_loadtest(
+            tournaments=n,
+            duration_s=args.duration,
+            url=args.url,
+            settings=settings,
+            backend=args.backend,
+            language_codes=languages(args.languages),
+            bot_key=args.bot_key,
+            think_scale=args.think_scale,
+            prices=PriceModel(lambda_memory_mb=args.lambda_memory_mb),
+            seed=args.seed,
+            progress=True,
+        )
+        if stack is not None:
+            stack.close()
+        (args.out / f"step-{n}.json").write_text(json.dumps(report, indent=2) + "\n")
+        targets = report["targets"]
+        step = {
+            "tournaments": n,
+            "poll_p99_ms": targets["poll_p99_ms"]["value"],
+            "errors": targets["errors"]["value"],
+            "held": held(report),
+        }
+        steps.append(step)
+        print(
+            f"step: {n} tournaments: poll p99 {step['poll_p99_ms'] or 0:.0f} ms, "
+            f"{step['errors']} errors: {'held' if step['held'] else 'missed'}",
+            file=sys.stderr,
+        )
+        if not step["held"]:
+            break
+        n *= 2
+    best = max((s["tournaments"] for s in steps if s["held"]), default=None)
+    summary_path = args.out / "loadtest-steps.json"
+    summary_path.write_text(
+        json.dumps({"largest_held": best, "duration_s": args.duration, "steps": steps}, indent=2)
+        + "\n"
+    )
+    print(f"largest number of concurrent tournaments with poll p99 ≤ 250 ms: {best}")
+    print(f"wrote {summary_path} and each step's JSON")
     return 0

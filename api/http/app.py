@@ -21,7 +21,7 @@ from api.service import Service, where
 from api.service import errors as svc
 from api.service.context import Context
 from api.storage import repository as storage
-from api.web import web
+from api.web import VERSION_HEADER, current_version, web
 
 _HTTP_CODES = {
     400: "malformed",
@@ -50,12 +50,12 @@ API_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 # The browser client (api/web): its own scripts, styles and requests only (ES modules, no
-# inline script or style element), the favicon as a data: SVG. The token lives in
-# localStorage, so no third-party script may ever run beside it.
+# inline script or style element), the favicon as a data: SVG, its manifest and its service
+# worker. The token lives in localStorage, so no third-party script may ever run beside it.
 WEB_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
-    "form-action 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
 
@@ -121,6 +121,8 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
         headers = response.headers
         headers["X-Request-Id"] = request_id
         headers.update(API_HEADERS)
+        # The browser client that goes with this API: a cached one that differs reloads.
+        headers[VERSION_HEADER] = current_version()
         if request.blueprint == "web":
             headers["Content-Security-Policy"] = WEB_CSP
         method = environ.get("REQUEST_METHOD")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
 import random
 import threading
 from collections.abc import Callable
@@ -78,6 +79,26 @@ def wait_ms(per: int, current: int, previous: int, window_ms: int, into_ms: int)
 
 
 # ---------------------------------------------------------------------------- subjects
+
+SHARD_WRITES = 100  # a shared counter's shard takes at most this many counts per second
+
+
+def spread_shards(budget: Budget) -> int:
+    """How many shards a shared budget's counter needs (see `spread`)."""
+    rate = budget.per / budget.window_s / budget.sample
+    return max(1, math.ceil(rate / SHARD_WRITES))
+
+
+def spread(key: str, budget: Budget, rng: random.Random) -> tuple[str, Budget]:
+    """A budget shared by everyone (a global ceiling) on one counter would be one hot item: at
+    more than SHARD_WRITES counts a second it is split over shards `<key>#<n>`, each with its
+    share of the budget, and each request counts on one of them at random (the sum of the
+    shards' estimates is the global one, within a shard's rounding)."""
+    shards = spread_shards(budget)
+    if shards == 1:
+        return key, budget
+    share = Budget(max(1, budget.per // shards), budget.window_s, budget.sample)
+    return f"{key}#{rng.randrange(shards)}", share
 
 
 @lru_cache(maxsize=4096)

@@ -55,6 +55,33 @@ class Met:
     stale: bool = False
 
 
+def nearby(
+    ctx: Context, language: str, rating: float, home: str, *, everywhere: bool = False
+) -> list[LobbyRecord]:
+    """The open lobbies within 400 of `rating` (D6 within 200, D15 within 400), a bounded read
+    of each `fill` partition.
+
+    A busy band is spread over several shards (api/storage/layout.py); every reader reading all
+    of them would put all the readers' load on each. So a reader reads its own shard of each
+    band first (`home`: the joining player, or the lobby being tended, where it is listed) and
+    the others only when its own showed nobody within 200 to play with. In a busy band it
+    nearly always does; in a quiet one the reader reads every shard, as with one, and the load
+    is small anyway. `everywhere`: read every shard at once (the sweep, rarely per lobby, so
+    that lobbies listed in different shards still meet).
+    """
+    repo = ctx.repo
+    window = 2 * lb.RATING_WINDOW  # two lobbies 400 apart may still meet
+    count = repo.layout.fill_count(language)
+    if count == 1 or everywhere:
+        return repo.open_lobbies(language, rating, window)
+    own = repo.layout.fill_shard(language, home)
+    found = repo.open_lobbies(language, rating, window, shards=[own])
+    if any(c.id != home and abs(c.lobby.rating - rating) <= lb.RATING_WINDOW for c in found):
+        return found
+    others = [s for s in range(count) if s != own]
+    return found + repo.open_lobbies(language, rating, window, shards=others)
+
+
 def saved(put: Put) -> LobbyRecord:
     """The lobby as stored by `put` once committed."""
     record = put.record
@@ -210,7 +237,8 @@ class Lobbies:
         open lobbies nearby until it meets none (D15).
 
         With `player`, follow that player into whichever lobby they end up in; `record` and
-        `candidates` save the reads a caller has just made. Best effort: a lost race is read
+        `candidates` save the reads a caller has just made. Without (the sweep), read every
+        shard of the lobby's bands. Best effort: a lost race is read
         again, a storage fault leaves the rest to the next request or sweep.
         """
         moves = freed = 0
@@ -233,8 +261,9 @@ class Lobbies:
                     return Tended(record, moves, freed)
                 if candidates is None:
                     lobby = record.lobby
-                    window = 2 * lb.RATING_WINDOW  # two lobbies 400 apart may still meet
-                    candidates = self.ctx.repo.open_lobbies(lobby.language, lobby.rating, window)
+                    candidates = nearby(
+                        self.ctx, lobby.language, lobby.rating, lobby.id, everywhere=player is None
+                    )
                 met = self._meet(record, candidates, now)
                 freed += met.freed
                 if met.move is None:

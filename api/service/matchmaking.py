@@ -14,7 +14,7 @@ from typing import Any
 import wordlists
 from api.service import errors, names
 from api.service.context import Context, guarded, is_id, retry_on_conflict
-from api.service.lobbies import Lobbies, saved
+from api.service.lobbies import Lobbies, nearby, saved
 from api.service.tournaments import start_writes
 from api.storage import repository as storage
 from api.storage.records import LobbyRecord, PlayerRecord
@@ -86,7 +86,7 @@ class Matchmaking:
             if reason is not None:
                 raise errors.Conflict("finish or leave what you are in first", code=reason)
             # One read for both: D6's choice (within 200) and D15's meeting (within 400).
-            candidates = self.ctx.repo.open_lobbies(language, me.rating, 2 * lb.RATING_WINDOW)
+            candidates = nearby(self.ctx, language, me.rating, me.id)
             seen[:] = candidates
             ranked = lb.ranked((c.lobby for c in candidates), me.rating, language)
             for chosen in ranked[:CANDIDATES_READ]:
@@ -209,18 +209,16 @@ class Matchmaking:
         record = self.lobbies.heard_from(record, me.id, now)
         lobby = record.lobby
         # Bounded: a few lobbies per rating band, the fullest first, however many are open.
-        nearby = guarded(
-            lambda: self.ctx.repo.open_lobbies(lobby.language, lobby.rating, 2 * lb.RATING_WINDOW)
-        )
+        around = guarded(lambda: nearby(self.ctx, lobby.language, lobby.rating, lobby.id))
         tended = self.lobbies.tend(
-            record.id, now, player=me.id, record=record, candidates=nearby
+            record.id, now, player=me.id, record=record, candidates=around
         ).record
         if tended is None or not tended.open:
             return idle  # it started (or the player is gone): GET /v1/me says where
         together = {s.player for s in tended.lobby.seats}
         searching = sum(
             1
-            for other in nearby
+            for other in around
             if other.id not in (record.id, tended.id)
             for s in other.lobby.seats
             if s.player not in together and abs(s.rating - me.rating) <= lb.RATING_WINDOW

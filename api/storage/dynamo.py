@@ -3,14 +3,17 @@
 The table and its indexes: api/storage/table.py. The items and their mapping to records:
 api/storage/items.py. Conditional writes and their retries: api/storage/writes.py. Rate-limit
 counters and storage's heartbeat: api/storage/small_items.py. Players' records (history,
-statistics, leaderboards): api/storage/dynamo_results.py. What each call would cost is metered
-from item sizes (api/storage/meter.py).
+statistics, leaderboards): api/storage/dynamo_results.py. Index queries, a thread per
+partition: api/storage/dynamo_queries.py. What each call would cost is metered from item sizes,
+per key of the table and of each index (api/storage/meter.py, api/storage/traffic.py).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pynamodb.connection import TableConnection
@@ -21,6 +24,7 @@ from pynamodb.expressions.update import Action
 
 from api.config import Settings
 from api.storage.dynamo_errors import STORE_ERRORS, botocore_response, translate, translated
+from api.storage.dynamo_queries import IndexQueries
 from api.storage.dynamo_results import ResultsStore
 from api.storage.items import (
     GroupItem,
@@ -33,7 +37,7 @@ from api.storage.items import (
     record_key,
     tournament_record,
 )
-from api.storage.meter import Meter, item_size, read_units, write_units
+from api.storage.meter import Meter, item_size, write_units
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
@@ -41,7 +45,7 @@ from api.storage.records import (
     PlayerRecord,
     TournamentRecord,
 )
-from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Unavailable, Write
+from api.storage.repository import Conflict, Repository, Unavailable, Write
 from api.storage.small_items import (
     CLOCK_KEY,
     clock_attributes,
@@ -52,37 +56,42 @@ from api.storage.small_items import (
     counts,
 )
 from api.storage.table import (
-    DUE_INDEX,
-    DUE_SHARDS,
-    LOBBY_DUE_SHARDS,
     MAX_BATCH_GET,
     MAX_TRANSACTION_ITEMS,
-    OPEN_INDEX,
     create_if_missing,
     ensure_ttl,
-    lobby_due_shard,
-    open_key,
-    rating_bands,
     table_definition,
     wait_active,
+)
+from api.storage.traffic import (
+    TABLE,
+    Entry,
+    Touch,
+    entries,
+    read_touch,
+    unknown_entry,
+    write_touches,
 )
 from api.storage.writes import (
     ALL_OLD,
     KINDS,
+    Entries,
+    ImageCache,
     Op,
-    SizeCache,
     due_actions,
+    due_moved,
     landed,
     new_write_id,
-    op_write_units,
+    op_touches,
     operation,
+    restamped,
     written_by,
 )
 
 PLAYER_ITEM_BYTES = 300  # about a player item's size, to meter touch_player (one write unit)
 
 
-class DynamoRepository(ResultsStore, Repository):
+class DynamoRepository(IndexQueries, ResultsStore, Repository):
     def __init__(
         self,
         settings: Settings,
@@ -116,7 +125,10 @@ class DynamoRepository(ResultsStore, Repository):
             max_pool_connections=max_pool_connections,
             meta_table=MetaTable(table_definition(settings.table_name)),
         )
-        self._sizes = SizeCache()
+        self.layout = settings.layout
+        self._images = ImageCache()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         if botocore_session is not None:
             # PynamoDB keeps a session per thread; this thread's is the one that makes the client.
             self._conn.connection._local.session = botocore_session
@@ -137,7 +149,7 @@ class DynamoRepository(ResultsStore, Repository):
             data = self._conn.get_item(pk, consistent_read=consistent)
         item: dict[str, Any] | None = data.get("Item")
         size = 0 if item is None else item_size(item)
-        self.meter.record(operation, read=read_units(size, consistent=consistent))
+        self.meter.touch(operation, [read_touch(pk, size, consistent=consistent)])
         return item
 
     def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
@@ -155,31 +167,44 @@ class DynamoRepository(ResultsStore, Repository):
 
     def _batch_get(self, pks: list[str], operation: str = "get_players") -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
-        pending: list[Any] = [{"pk": pk} for pk in pks]
+        pending = pks
         for attempt in range(8):
             if not pending:
                 break
             if attempt:
                 time.sleep(min(0.05 * 2**attempt, 1.0))
             with translated():
-                data = self._conn.batch_get_item(pending, consistent_read=True)
+                data = self._conn.batch_get_item(
+                    [{"pk": pk} for pk in pending], consistent_read=True
+                )
             got = data.get("Responses", {}).get(self.table_name, [])
-            asked = len(pending)
-            pending = data.get("UnprocessedKeys", {}).get(self.table_name, {}).get("Keys", [])
-            misses = asked - len(got) - len(pending)  # a key that is not there costs the minimum
-            units = sum(read_units(item_size(i)) for i in got) + misses * read_units(0)
-            self.meter.record(operation, read=units)
+            unprocessed = data.get("UnprocessedKeys", {}).get(self.table_name, {}).get("Keys", [])
+            left = [k["pk"]["S"] for k in unprocessed]
+            found = {i["pk"]["S"] for i in got}
+            # A key that is not there costs the minimum.
+            touches = [read_touch(i["pk"]["S"], item_size(i)) for i in got]
+            for i in got:
+                self._seen(i["pk"]["S"], i)
+            touches += [read_touch(pk, 0) for pk in pending if pk not in found and pk not in left]
+            self.meter.touch(operation, touches)
             items += got
+            pending = left
         if pending:
             raise Unavailable("DynamoDB left keys unprocessed (throttling)")
         return items
+
+    def _seen(self, pk: str, item: dict[str, Any]) -> None:
+        """Keep an indexed item's entries: its next write replaces them (the meter's view)."""
+        found = entries(item)
+        if len(found) > 1 or pk[:2] in ("T#", "L#"):
+            self._images.put(pk, found)
 
     def get_lobby(self, lobby_id: str) -> LobbyRecord | None:
         pk = "L#" + lobby_id
         item = self._get("get_lobby", pk)
         if item is None:
             return None
-        self._sizes.put(pk, item_size(item))
+        self._seen(pk, item)
         return lobby_record(LobbyItem.from_raw_data(item))
 
     def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
@@ -187,70 +212,12 @@ class DynamoRepository(ResultsStore, Repository):
         item = self._get("get_tournament", pk)
         if item is None:
             return None
-        self._sizes.put(pk, item_size(item))
+        self._seen(pk, item)
         return tournament_record(TournamentItem.from_raw_data(item))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
         item = self._get("get_group", "G#" + group_id)
         return None if item is None else group_record(GroupItem.from_raw_data(item))
-
-    def _query(
-        self,
-        operation: str,
-        index: str,
-        partition: str,
-        condition: Condition | None = None,
-        limit: int | None = None,
-    ) -> list[dict[str, Any]]:
-        """All items of one index partition (up to `limit`), following pages."""
-        items: list[dict[str, Any]] = []
-        start: Any = None
-        while True:
-            with translated():
-                data = self._conn.query(
-                    partition,
-                    range_key_condition=condition,
-                    index_name=index,
-                    exclusive_start_key=start,
-                    limit=None if limit is None else limit - len(items),
-                )
-            page: list[dict[str, Any]] = data.get("Items", [])
-            items += page
-            size = sum(item_size(i) for i in page)
-            self.meter.record(operation, read=read_units(size, consistent=False))
-            start = data.get("LastEvaluatedKey")
-            if not start or (limit is not None and len(items) >= limit):
-                return items
-
-    def open_lobbies(
-        self, language: str, rating: float, window: int, limit: int = LOBBIES_PER_BAND
-    ) -> list[LobbyRecord]:
-        lobbies: list[LobbyRecord] = []
-        for band in rating_bands(rating, window):
-            partition = open_key(language, band)
-            for item in self._query("open_lobbies", OPEN_INDEX, partition, limit=limit):
-                lobbies.append(lobby_record(LobbyItem.from_raw_data(item)))
-        return [
-            lb
-            for lb in lobbies
-            if lb.open and lb.lobby.language == language and abs(lb.lobby.rating - rating) <= window
-        ]
-
-    def _due(self, operation: str, prefix: str, shards: int, now: int, limit: int) -> list[str]:
-        if limit <= 0:
-            return []
-        due: list[tuple[int, str]] = []
-        for shard in range(shards):
-            partition = f"{prefix}#{shard}"
-            items = self._query(operation, DUE_INDEX, partition, TournamentItem.dd <= now, limit)
-            due += [(int(i["dd"]["N"]), i["pk"]["S"][2:]) for i in items]
-        return [item_id for _, item_id in sorted(due)[:limit]]
-
-    def due_tournaments(self, now: int, limit: int) -> list[str]:
-        return self._due("due_tournaments", "D", DUE_SHARDS, now, limit)
-
-    def due_lobbies(self, now: int, limit: int) -> list[str]:
-        return self._due("due_lobbies", "DL", LOBBY_DUE_SHARDS, now, limit)
 
     # ------------------------------------------------------------------ small updates
 
@@ -260,15 +227,15 @@ class DynamoRepository(ResultsStore, Repository):
         pk: str,
         actions: list[Action],
         condition: Condition,
-        size: int,
-        index_units: float = 0.0,
+        after: Entries | None = None,
         write_id: str | None = None,
     ) -> bool:
         """An UpdateItem whose failed condition is not an error: False then (True if the
         condition failed on our own write, with `write_id`, applied by an earlier attempt).
 
-        Billed on the whole item (`size`), even when the condition fails; `index_units` only
-        when it is applied.
+        Metered from the item's entries as this process last saw them (the item is not read:
+        an estimate) and as they are afterwards (`after`; None: the same, only the item
+        changed); billed on the whole item even when the condition fails.
         """
         try:
             kwargs = self._conn.get_operation_kwargs(pk, actions=actions, condition=condition)
@@ -277,8 +244,11 @@ class DynamoRepository(ResultsStore, Repository):
             applied = True
         except Conflict as conflict:
             applied = write_id is not None and landed(conflict, ["Update"], write_id)
-        units = write_units(size) + (index_units if applied else 0.0)
-        self.meter.record(operation, write=units)
+        before = self._images.get(pk) or {TABLE: unknown_entry(pk)}
+        new = before if after is None else after
+        self.meter.touch(operation, write_touches(before, new, applied=applied))
+        if applied and after is not None and self._images.get(pk) is not None:
+            self._images.put(pk, after)
         return applied
 
     def touch(self, tournament_id: str, player_id: str, now: int) -> None:
@@ -286,8 +256,7 @@ class DynamoRepository(ResultsStore, Repository):
         stamp = Path(["c", player_id])  # the player's entry in the contact map
         # Idempotent as it is: a retry of a stamp that landed fails `stamp < now`, harmlessly.
         condition = TournamentItem.pk.exists() & (stamp.does_not_exist() | (stamp < now))
-        # The size is the last one this process saw (the item is not read): an estimate.
-        self._update("touch", pk, [stamp.set(now)], condition, self._sizes.get(pk, 0))
+        self._update("touch", pk, [stamp.set(now)], condition)  # `c` is in no index
 
     def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
         item = self._get("get_clock", CLOCK_KEY, consistent)
@@ -295,7 +264,9 @@ class DynamoRepository(ResultsStore, Repository):
 
     def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
         attrs = clock_attributes(new)
-        self.meter.record("put_clock", write=write_units(item_size(attrs)))
+        self.meter.touch(
+            "put_clock", [Touch(TABLE, CLOCK_KEY, write=write_units(item_size(attrs)))]
+        )
         try:
             with translated():
                 self._conn.connection.dispatch(
@@ -311,13 +282,16 @@ class DynamoRepository(ResultsStore, Repository):
         condition = PlayerItem.pk.exists() & (
             PlayerItem.lc.does_not_exist() | (PlayerItem.lc < now)
         )
-        self._update("touch_player", pk, [PlayerItem.lc.set(now)], condition, PLAYER_ITEM_BYTES)
+        after = {TABLE: Entry(pk, None, PLAYER_ITEM_BYTES, {})}  # no index
+        self._update("touch_player", pk, [PlayerItem.lc.set(now)], condition, after)
 
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
         pk = "T#" + tournament_id
-        actions = due_actions(tournament_id, due)
+        actions = due_actions(tournament_id, due, self.layout)
         condition = TournamentItem.v == version  # no version bump: a retry sets the same again
-        self._update("reschedule", pk, actions, condition, self._sizes.get(pk, 0), 1.0)
+        shard = self.layout.due_key(tournament_id)
+        after = due_moved(self._images.get(pk), pk, shard, due)
+        self._update("reschedule", pk, actions, condition, after)
 
     def touch_lobby(self, lobby_id: str, player_id: str, now: int) -> None:
         pk = "L#" + lobby_id
@@ -328,18 +302,21 @@ class DynamoRepository(ResultsStore, Repository):
             & LobbyItem.ti.does_not_exist()
             & (stamp.does_not_exist() | (stamp < now))
         )
-        size = self._sizes.get(pk, 0)
-        self._update("touch_lobby", pk, [stamp.set(now)], condition, size, write_units(size))
+        # `c` is projected into the fill index (ALL): its entry is written again.
+        after = restamped(self._images.get(pk), pk, now)
+        self._update("touch_lobby", pk, [stamp.set(now)], condition, after)
 
     def reschedule_lobby(self, lobby_id: str, version: int, due: int | None) -> None:
         pk = "L#" + lobby_id
         actions: list[Action]
+        shard = self.layout.lobby_due_key(lobby_id)
         if due is None:
             actions = [LobbyItem.dk.remove(), LobbyItem.dd.remove()]
         else:
-            actions = [LobbyItem.dk.set(lobby_due_shard(lobby_id)), LobbyItem.dd.set(due)]
+            actions = [LobbyItem.dk.set(shard), LobbyItem.dd.set(due)]
         condition = (LobbyItem.v == version) & LobbyItem.ok.exists()  # only while it is open
-        self._update("reschedule_lobby", pk, actions, condition, self._sizes.get(pk, 0), 1.0)
+        after = due_moved(self._images.get(pk), pk, shard, due)
+        self._update("reschedule_lobby", pk, actions, condition, after)
 
     # ------------------------------------------------------------------ commit
 
@@ -353,7 +330,7 @@ class DynamoRepository(ResultsStore, Repository):
             raise ValueError(f"a transaction holds at most {MAX_TRANSACTION_ITEMS} writes")
         write_id = new_write_id()
         ops = sorted(
-            (operation(self._conn, self._sizes, w, write_id) for w in writes),
+            (operation(self._conn, self._images, w, write_id, self.layout) for w in writes),
             key=lambda op: KINDS.index(op.kind),
         )
         transactional = len(ops) > 1
@@ -364,16 +341,16 @@ class DynamoRepository(ResultsStore, Repository):
                 self._conn.connection.dispatch(f"{ops[0].kind}Item", ops[0].kwargs)
         except STORE_ERRORS as exc:
             # A failed condition is billed too (a cancelled transaction: assumed the same).
-            self.meter.record("commit", write=op_write_units(ops, transactional, index=False))
             if not landed(exc, [op.kind for op in ops], write_id):
+                failed = op_touches(ops, transactional, self.layout, applied=False)
+                self.meter.touch("commit", failed)
                 raise translate(exc) from exc
-        self.meter.record("commit", write=op_write_units(ops, transactional, index=True))
+        self.meter.touch("commit", op_touches(ops, transactional, self.layout, applied=True))
         for op in ops:
-            if op.pk.startswith(("T#", "L#")):
-                if op.kind == "Delete":
-                    self._sizes.drop(op.pk)
-                else:
-                    self._sizes.put(op.pk, op.size)
+            if op.kind == "Delete":
+                self._images.drop(op.pk)
+            elif len(op.after) > 1 or op.pk[:2] in ("T#", "L#"):
+                self._images.put(op.pk, op.after)
 
     def _transact(self, ops: list[Op], write_id: str) -> None:
         """One TransactWriteItems, its items in the order of `ops` (sorted by KINDS)."""
@@ -404,7 +381,8 @@ class DynamoRepository(ResultsStore, Repository):
             if not written_by(old, write_id):
                 raise
             item = old or {}  # our own earlier attempt: the item as it left it
-        self.meter.record("count", write=write_units(item_size(item)))
+        units = write_units(item_size(item))
+        self.meter.touch("count", [Touch(TABLE, "R#" + key, write=units)])
         return counts(item, window)
 
     def create_table(self, *, timeout: float = 60.0) -> bool:
@@ -424,7 +402,7 @@ class DynamoRepository(ResultsStore, Repository):
         """A GetItem of a key that never exists: the cheapest data-plane call (0.5 unit)."""
         with translated():
             self._conn.get_item("X#ping", consistent_read=False)
-        self.meter.record("ping", read=read_units(0, consistent=False))
+        self.meter.touch("ping", [read_touch("X#ping", 0, consistent=False)])
 
 
 def create_table(settings: Settings, *, timeout: float = 60.0) -> bool:

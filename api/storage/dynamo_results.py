@@ -6,6 +6,7 @@ the meter, batch reads and conditional updates; the items are in api/storage/res
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
 from api.storage.dynamo_errors import STORE_ERRORS, translate, translated
-from api.storage.meter import Meter, item_size, read_units, write_units
+from api.storage.meter import Meter, item_size, write_units
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Conflict
 from api.storage.result_items import (
@@ -42,8 +43,18 @@ from api.storage.table import (
     MAX_BATCH_GET,
     history_sort_key,
 )
+from api.storage.traffic import TABLE, Touch, query_touch, read_touch
+from api.storage.traffic import Entry as TrafficEntry
 from api.storage.writes import new_write_id
 from core.leaderboard import Board, Entry
+
+ACTIVE_READ_UNITS_PER_S = 1_000.0  # the refresh's pace on one `active` partition (a third)
+
+
+def pace_wait(used: float, elapsed_s: float, per_s: float) -> float:
+    """Seconds to wait before the next page so that `used` units over the time so far stay
+    at most `per_s` a second."""
+    return max(0.0, used / per_s - elapsed_s)
 
 
 class ResultsStore:
@@ -61,8 +72,7 @@ class ResultsStore:
         pk: str,
         actions: list[Action],
         condition: Condition,
-        size: int,
-        index_units: float = 0.0,
+        after: dict[str, TrafficEntry] | None = None,
         write_id: str | None = None,
     ) -> bool:
         raise NotImplementedError
@@ -97,16 +107,21 @@ class ResultsStore:
                 limit=limit,
             )
         items: list[dict[str, Any]] = data.get("Items", [])
-        size = sum(item_size(i) for i in items)
-        self.meter.record("history", read=read_units(size, consistent=False))
+        touch = query_touch(HISTORY_INDEX, player_id, (item_size(i) for i in items))
+        self.meter.touch("history", [touch])
         return [history_record(HistoryItem.from_raw_data(i)) for i in items]
 
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
-        """One shard of the `active` index (or every one) from `since` on, page by page."""
+        """One shard of the `active` index (or every one) from `since` on, page by page, at
+        most ACTIVE_READ_UNITS_PER_S: a part of a million active players is several pages of
+        1 MB (128 read units each), which back to back would take one index partition to its
+        limit (3,000 a second), so the refresh waits between pages instead."""
         shards = range(ACTIVE_SHARDS) if part is None else [part]
         for shard in shards:
             start: Any = None
+            began, used = time.monotonic(), 0.0
             while True:
+                time.sleep(pace_wait(used, time.monotonic() - began, ACTIVE_READ_UNITS_PER_S))
                 with translated():
                     data = self._conn.query(
                         f"A#{shard}",
@@ -115,8 +130,9 @@ class ResultsStore:
                         exclusive_start_key=start,
                     )
                 page: list[dict[str, Any]] = data.get("Items", [])
-                size = sum(item_size(i) for i in page)
-                self.meter.record("active_players", read=read_units(size, consistent=False))
+                touch = query_touch(ACTIVE_INDEX, f"A#{shard}", (item_size(i) for i in page))
+                self.meter.touch("active_players", [touch])
+                used += touch.read
                 for item in page:
                     yield active_entry(item)
                 start = data.get("LastEvaluatedKey")
@@ -130,7 +146,7 @@ class ResultsStore:
             data = self._conn.get_item(pk, consistent_read=False)
         item: dict[str, Any] | None = data.get("Item")
         size = 0 if item is None else item_size(item)
-        self.meter.record("get_board", read=read_units(size, consistent=False))
+        self.meter.touch("get_board", [read_touch(pk, size, consistent=False)])
         return None if item is None else board_from(item)
 
     def save_board(self, board: Board) -> None:
@@ -160,13 +176,15 @@ class ResultsStore:
             error = translate(exc)
             if not isinstance(error, Conflict):
                 raise error from exc
-        self.meter.record(operation, write=write_units(item_size(attrs)))
+        units = write_units(item_size(attrs))  # the item replaced is about as large
+        self.meter.touch(operation, [Touch(TABLE, attrs["pk"]["S"], write=units)])
 
     def claim_refresh(self, now: int, every_ms: int) -> bool:
         write_id = new_write_id()
         actions: list[Action] = [Path("at").set(now), Path("w").set(write_id)]
         condition = Path("at").does_not_exist() | (Path("at") <= now - every_ms)
         size = item_size({"pk": {"S": REFRESH_KEY}, "at": {"N": str(now)}, "w": {"S": write_id}})
+        after = {TABLE: TrafficEntry(REFRESH_KEY, None, size, {})}
         return self._update(
-            "claim_refresh", REFRESH_KEY, actions, condition, size, write_id=write_id
+            "claim_refresh", REFRESH_KEY, actions, condition, after, write_id=write_id
         )

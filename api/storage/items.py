@@ -28,6 +28,7 @@ from pynamodb.attributes import (
 from pynamodb.models import Model
 
 from api.storage.item_base import Item
+from api.storage.layout import Layout
 from api.storage.records import (
     GroupRecord,
     HistoryRecord,
@@ -38,14 +39,7 @@ from api.storage.records import (
     TournamentRecord,
 )
 from api.storage.result_items import HISTORY_PREFIX, STATS_PREFIX, history_item, stats_item
-from api.storage.table import (
-    due_shard,
-    lobby_due_shard,
-    lobby_expiry,
-    open_key,
-    open_sort_key,
-    rating_band,
-)
+from api.storage.table import lobby_expiry, open_sort_key, rating_band
 from core.groups import Group
 from core.lobby import Lobby, LobbySeat, heard_from
 from core.serialization import from_dict, to_dict
@@ -111,7 +105,7 @@ class CounterItem(Model):
     w = UnicodeAttribute(null=True)  # write id of the last count
 
 
-_PREFIX: dict[type, str] = {
+KEY_PREFIX: dict[type, str] = {
     PlayerRecord: "P#",
     LobbyRecord: "L#",
     TournamentRecord: "T#",
@@ -122,7 +116,7 @@ _PREFIX: dict[type, str] = {
 
 
 def record_key(record: Record) -> str:
-    return _PREFIX[type(record)] + record.id
+    return KEY_PREFIX[type(record)] + record.id
 
 
 def pack_tournament(record: TournamentRecord) -> bytes:
@@ -169,7 +163,10 @@ def player_record(i: PlayerItem) -> PlayerRecord:
     )
 
 
-def _lobby_item(r: LobbyRecord, version: int, write_id: str | None) -> LobbyItem:
+DEFAULT_LAYOUT = Layout()
+
+
+def _lobby_item(r: LobbyRecord, version: int, write_id: str | None, layout: Layout) -> LobbyItem:
     """Seats carry their last contact; the contact map starts empty again (touch_lobby() sets
     paths inside it)."""
     lobby = r.lobby
@@ -190,12 +187,19 @@ def _lobby_item(r: LobbyRecord, version: int, write_id: str | None) -> LobbyItem
         ti=r.tournament_id,
         mt=r.moved_to,
         c={},
-        ok=open_key(lobby.language, rating_band(lobby.rating)) if listed else None,
+        ok=fill_key(layout, r) if listed else None,
         of=open_sort_key(lobby.open_seats, lobby.created_at) if listed else None,
-        dk=lobby_due_shard(lobby.id) if due is not None else None,
+        dk=layout.lobby_due_key(lobby.id) if due is not None else None,
         dd=due,
         x=lobby_expiry(lobby.created_at) if closed else None,
     )
+
+
+def fill_key(layout: Layout, r: LobbyRecord) -> str:
+    """The `fill` partition of an open lobby: its language, rating band and shard."""
+    lobby = r.lobby
+    shard = layout.fill_shard(lobby.language, lobby.id)
+    return layout.fill_key(lobby.language, rating_band(lobby.rating), shard)
 
 
 def lobby_record(i: LobbyItem) -> LobbyRecord:
@@ -222,6 +226,7 @@ def tournament_item(
     state: bytes,
     contacts: dict[str, int],
     write_id: str | None = None,
+    layout: Layout = DEFAULT_LAYOUT,
 ) -> TournamentItem:
     live = r.due is not None
     return TournamentItem(
@@ -230,7 +235,7 @@ def tournament_item(
         w=write_id,
         s=state,
         c=contacts,
-        dk=due_shard(r.id) if live else None,
+        dk=layout.due_key(r.id) if live else None,
         dd=r.due,
     )
 
@@ -267,12 +272,15 @@ def to_item(
     version: int,
     contacts: dict[str, int] | None = None,
     write_id: str | None = None,
+    layout: Layout = DEFAULT_LAYOUT,
+    state: bytes | None = None,
 ) -> Item:
-    """The item for `record`; a tournament's contact map is `contacts` (None: the record's)."""
+    """The item for `record`; a tournament's contact map is `contacts` (None: the record's),
+    its packed state `state` (None: packed now)."""
     if isinstance(record, PlayerRecord):
         return _player_item(record, version, write_id)
     if isinstance(record, LobbyRecord):
-        return _lobby_item(record, version, write_id)
+        return _lobby_item(record, version, write_id, layout)
     if isinstance(record, GroupRecord):
         return _group_item(record, version, write_id)
     if isinstance(record, HistoryRecord):
@@ -280,4 +288,5 @@ def to_item(
     if isinstance(record, StatsRecord):
         return stats_item(record, version, write_id)
     stamps = dict(record.contacts) if contacts is None else contacts
-    return tournament_item(record, version, pack_tournament(record), stamps, write_id)
+    packed = pack_tournament(record) if state is None else state
+    return tournament_item(record, version, packed, stamps, write_id, layout)

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from api.storage.items import KEY_PREFIX
+from api.storage.layout import Layout
+from api.storage.memory_index import IndexView
+from api.storage.memory_results import MemoryResults
+from api.storage.meter import Meter, item_size
+from api.storage.metered import ItemImages
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
@@ -29,13 +34,26 @@ from api.storage.records import (
     TournamentRecord,
 )
 from api.storage.repository import LOBBIES_PER_BAND, Conflict, Delete, Put, Repository, Write
-from api.storage.table import open_key, open_sort_key, rating_band, rating_bands
-from core.leaderboard import Board, Entry, part_of
+from api.storage.small_items import CLOCK_KEY, clock_attributes
+from api.storage.table import (
+    DUE_INDEX,
+    OPEN_INDEX,
+    due_page_limit,
+    open_sort_key,
+    rating_bands,
+)
+from api.storage.traffic import TABLE, unknown_entry
+from core.leaderboard import Board
 from core.lobby import heard_from
 from core.records import evolve
 
 Key = tuple[type, str]
 INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord)
+COUNTER_BYTES = 60  # about a rate-limit counter item's size, to meter `hit`
+
+
+def clock_size(clock: ClockRecord | None) -> int:
+    return 0 if clock is None else item_size(clock_attributes(clock))
 
 
 def _key(record: Record) -> Key:
@@ -46,23 +64,44 @@ def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class InMemoryRepository(Repository):
-    def __init__(self, index_lag_ms: int = 0, clock: Callable[[], int] | None = None) -> None:
+class InMemoryRepository(MemoryResults, Repository):
+    def __init__(
+        self,
+        index_lag_ms: int = 0,
+        clock: Callable[[], int] | None = None,
+        *,
+        layout: Layout | None = None,
+        meter: Meter | None = None,
+    ) -> None:
+        """`layout`: the index shards (as the adapter's settings); `meter`: what each call
+        would cost on DynamoDB, per key too if it has a tally (api/storage/metered.py)."""
+        self.layout = layout or Layout()
+        self.meter = meter
+        self._images = None if meter is None else ItemImages(meter, self.layout)
         self._lock = threading.Lock()
         self._items: dict[Key, Any] = {}
         self._contacts: dict[str, dict[str, int]] = {}
         self._lobby_contacts: dict[str, dict[str, int]] = {}
         self._counters: dict[str, dict[int, int]] = {}
+        self._counters_kept = 50_000  # subjects kept before forgetting those not counted lately
         self._heartbeat: ClockRecord | None = None
         self.index_lag_ms = index_lag_ms
         self._clock = clock or _wall_clock_ms
-        # What the indexes have seen: per lobby and tournament, (time, record or None) in order.
-        self._history: dict[Key, list[tuple[int, Any]]] = {}
         self._boards: dict[str, Board] = {}
         self._parts: dict[int, dict[str, Board]] = {}
         self._refreshed: int | None = None
+        self._index = IndexView(self.layout, index_lag_ms)
 
-    # ------------------------------------------------------------------ the lagging indexes
+    def copy(self) -> InMemoryRepository:
+        """Another repository holding the same items as this one now, its indexes current
+        (tests freeze an index view with it)."""
+        other = InMemoryRepository(clock=self._clock, layout=self.layout)
+        with self._lock:
+            for key, value in self._items.items():
+                other._set(key, value)
+            other._contacts = {k: dict(v) for k, v in self._contacts.items()}
+            other._lobby_contacts = {k: dict(v) for k, v in self._lobby_contacts.items()}
+        return other
 
     def _set(self, key: Key, value: Any) -> None:
         """Store (or, with None, delete) an item; the caller holds the lock."""
@@ -70,46 +109,38 @@ class InMemoryRepository(Repository):
             self._items.pop(key, None)
         else:
             self._items[key] = value
-        if self.index_lag_ms <= 0 or key[0] not in INDEXED:
-            return
-        now = self._clock()
-        entries = self._history.setdefault(key, [])
-        entries.append((now, value))
-        cutoff = now - self.index_lag_ms
-        while len(entries) > 1 and entries[1][0] <= cutoff:
-            del entries[0]  # older than what any index read can still see
+        if key[0] in INDEXED:
+            self._index.written(key, value, self._clock())
 
-    def _indexed(self, kind: type) -> list[Any]:
-        """The items of `kind` as the indexes show them now; the caller holds the lock."""
-        if self.index_lag_ms <= 0:
-            return [v for (k, _), v in self._items.items() if k is kind]
-        cutoff = self._clock() - self.index_lag_ms
-        seen = []
-        gone = []
-        for key, entries in self._history.items():
-            if key[0] is not kind:
-                continue
-            visible = [value for at, value in entries if at <= cutoff]
-            if visible and visible[-1] is not None:
-                seen.append(visible[-1])
-            elif visible and len(entries) == 1:
-                gone.append(key)  # deleted long enough ago for every index read
-        for key in gone:
-            del self._history[key]
-        return seen
+    def _stamps(self, key: Key) -> dict[str, int]:
+        """The contact map stored beside a tournament or lobby; the caller holds the lock."""
+        if key[0] is TournamentRecord:
+            return self._contacts.get(key[1], {})
+        if key[0] is LobbyRecord:
+            return self._lobby_contacts.get(key[1], {})
+        return {}
 
     # ------------------------------------------------------------------ reads
 
-    def _get(self, kind: type, item_id: str) -> Any:
+    def _get(self, kind: type, item_id: str, operation: str, consistent: bool = True) -> Any:
         with self._lock:
-            return self._items.get((kind, item_id))
+            record = self._items.get((kind, item_id))
+            stamps = dict(self._stamps((kind, item_id)))
+        if self._images is not None:
+            pk = KEY_PREFIX[kind] + item_id
+            self._images.get(operation, pk, record, stamps, consistent=consistent)
+        return record
 
     def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
-        result: PlayerRecord | None = self._get(PlayerRecord, player_id)
+        result: PlayerRecord | None = self._get(PlayerRecord, player_id, "get_player", consistent)
         return result
 
     def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:
-        found = (self.get_player(pid) for pid in player_ids)
+        with self._lock:
+            found = [self._items.get((PlayerRecord, pid)) for pid in player_ids]
+        if self._images is not None and player_ids:
+            unique = dict(zip(player_ids, found, strict=True))
+            self._images.get_many("get_players", (("P#" + k, v) for k, v in unique.items()))
         return [p for p in found if p is not None]
 
     def _with_contacts(self, record: LobbyRecord) -> LobbyRecord:
@@ -117,103 +148,179 @@ class InMemoryRepository(Repository):
         return replace(record, lobby=heard_from(record.lobby, stamps)) if stamps else record
 
     def get_lobby(self, lobby_id: str) -> LobbyRecord | None:
+        record: LobbyRecord | None = self._get(LobbyRecord, lobby_id, "get_lobby")
+        if record is None:
+            return None
         with self._lock:
-            record: LobbyRecord | None = self._items.get((LobbyRecord, lobby_id))
-            return None if record is None else self._with_contacts(record)
+            return self._with_contacts(record)
 
     def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        record: TournamentRecord | None = self._get(
+            TournamentRecord, tournament_id, "get_tournament"
+        )
+        if record is None:
+            return None
         with self._lock:
-            record: TournamentRecord | None = self._items.get((TournamentRecord, tournament_id))
-            if record is None:
-                return None
             return evolve(record, contacts=dict(self._contacts.get(tournament_id, {})))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
-        result: GroupRecord | None = self._get(GroupRecord, group_id)
+        result: GroupRecord | None = self._get(GroupRecord, group_id, "get_group")
         return result
 
+    def _query(self, operation: str, index: str, key: str, found: list[Any]) -> None:
+        """Meter one index query that returned `found` (the lock is not held)."""
+        if self._images is None:
+            return
+        sizes = []
+        for record in found:
+            with self._lock:
+                stamps = dict(self._stamps(_key(record)))
+            entry = self._images.entries(record, stamps).get(index)
+            sizes.append(0 if entry is None else entry.size)
+        self._images.query(operation, index, key, sizes)
+
     def open_lobbies(
-        self, language: str, rating: float, window: int, limit: int = LOBBIES_PER_BAND
+        self,
+        language: str,
+        rating: float,
+        window: int,
+        limit: int = LOBBIES_PER_BAND,
+        shards: Sequence[int] | None = None,
     ) -> list[LobbyRecord]:
-        """Like the `fill` index: per band, the fullest first, then the oldest; `limit` each."""
-        with self._lock:
-            bands: dict[str, list[LobbyRecord]] = defaultdict(list)
-            for record in self._indexed(LobbyRecord):
-                if record.open:
-                    lobby = record.lobby
-                    bands[open_key(lobby.language, rating_band(lobby.rating))].append(record)
-            found: list[LobbyRecord] = []
-            for band in rating_bands(rating, window):
-                listed = sorted(
-                    bands[open_key(language, band)],
-                    key=lambda r: open_sort_key(r.lobby.open_seats, r.lobby.created_at),
-                )
-                found += [self._with_contacts(r) for r in listed[:limit]]
+        """Like the `fill` index: per partition, the fullest first, then the oldest; `limit`
+        each."""
+        found: list[LobbyRecord] = []
+        for band in rating_bands(rating, window):
+            for key in self.layout.fill_keys(language, band, shards):
+                with self._lock:
+                    listed = sorted(
+                        self._index.partition(OPEN_INDEX, key, self._clock()),
+                        key=lambda r: open_sort_key(r.lobby.open_seats, r.lobby.created_at),
+                    )[: max(limit, 0)]
+                self._query("open_lobbies", OPEN_INDEX, key, listed)
+                with self._lock:
+                    found += [self._with_contacts(r) for r in listed]
         return [lb for lb in found if abs(lb.lobby.rating - rating) <= window]
 
-    def _due(self, kind: type, now: int, limit: int) -> list[str]:
-        with self._lock:
-            due = sorted(
-                (v.due, v.id)
-                for v in self._indexed(kind)
-                if v.due is not None and v.due <= now and (kind is not LobbyRecord or v.open)
-            )
-        return [item_id for _, item_id in due[: max(limit, 0)]]
+    def _due(self, operation: str, keys: list[str], now: int, limit: int) -> list[str]:
+        if limit <= 0:
+            return []
+        per_shard = due_page_limit(limit, len(keys))
+        due: list[tuple[int, str]] = []
+        for key in keys:
+            with self._lock:
+                entries = self._index.partition(DUE_INDEX, key, self._clock())
+            page = sorted((r for r in entries if r.due <= now), key=lambda r: (r.due, r.id))
+            page = page[:per_shard]
+            self._query(operation, DUE_INDEX, key, page)
+            due += [(r.due, r.id) for r in page]
+        return [item_id for _, item_id in sorted(due)[:limit]]
 
     def due_tournaments(self, now: int, limit: int) -> list[str]:
-        return self._due(TournamentRecord, now, limit)
+        return self._due("due_tournaments", self.layout.due_keys(), now, limit)
 
     def due_lobbies(self, now: int, limit: int) -> list[str]:
-        return self._due(LobbyRecord, now, limit)
+        return self._due("due_lobbies", self.layout.lobby_due_keys(), now, limit)
 
     # ------------------------------------------------------------------ small updates
 
-    def touch(self, tournament_id: str, player_id: str, now: int) -> None:
+    def _entries(self, key: Key) -> dict[str, Any]:
+        """The stored item's entries, for the meter; the caller holds the lock."""
+        assert self._images is not None
+        return self._images.entries(self._items.get(key), dict(self._stamps(key)))
+
+    def _small_update(self, operation: str, key: Key, change: Callable[[], bool]) -> None:
+        """An update without a version bump: `change` applies it (the lock held) and says
+        whether its condition held; metered on the item before and after."""
         with self._lock:
-            if (TournamentRecord, tournament_id) not in self._items:
-                return  # like DynamoDB's conditional update: no tournament, nothing to stamp
+            before = None if self._images is None else self._entries(key)
+            applied = change()
+            after = None if self._images is None else self._entries(key)
+        if self._images is not None and before is not None and after is not None:
+            if not before:  # no item: the condition failed on nothing, billed the minimum
+                before = {TABLE: unknown_entry(KEY_PREFIX[key[0]] + key[1])}
+            self._images.write(operation, [(before, after or before)], applied=applied)
+
+    def touch(self, tournament_id: str, player_id: str, now: int) -> None:
+        key = (TournamentRecord, tournament_id)
+
+        def change() -> bool:
+            if key not in self._items:
+                return False  # like DynamoDB's conditional update: nothing to stamp
             stamps = self._contacts.setdefault(tournament_id, {})
-            stamps[player_id] = max(now, stamps.get(player_id, now))
+            if stamps.get(player_id, now - 1) >= now:
+                return False
+            stamps[player_id] = now
+            return True
+
+        self._small_update("touch", key, change)
 
     def touch_lobby(self, lobby_id: str, player_id: str, now: int) -> None:
-        with self._lock:
-            record = self._items.get((LobbyRecord, lobby_id))
+        key = (LobbyRecord, lobby_id)
+
+        def change() -> bool:
+            record = self._items.get(key)
             if record is None or record.tournament_id is not None:
-                return
+                return False
             stamps = self._lobby_contacts.setdefault(lobby_id, {})
-            stamps[player_id] = max(now, stamps.get(player_id, now))
+            if stamps.get(player_id, now - 1) >= now:
+                return False
+            stamps[player_id] = now
+            return True
+
+        self._small_update("touch_lobby", key, change)
 
     def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
         with self._lock:
-            return self._heartbeat
+            found = self._heartbeat
+        if self._images is not None:
+            self._images.small("get_clock", CLOCK_KEY, clock_size(found), consistent=consistent)
+        return found
 
     def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
         with self._lock:
-            if self._heartbeat != expected:
-                return False
-            self._heartbeat = new
-            return True
+            applied = self._heartbeat == expected
+            if applied:
+                self._heartbeat = new
+        if self._images is not None:
+            self._images.counted("put_clock", CLOCK_KEY, clock_size(new))
+        return applied
 
     def touch_player(self, player_id: str, now: int) -> None:
-        with self._lock:
-            key = (PlayerRecord, player_id)
+        key = (PlayerRecord, player_id)
+
+        def change() -> bool:
             record = self._items.get(key)
-            if record is not None and record.last_contact < now:
-                self._set(key, replace(record, last_contact=now))
+            if record is None or record.last_contact >= now:
+                return False
+            self._set(key, replace(record, last_contact=now))
+            return True
+
+        self._small_update("touch_player", key, change)
 
     def reschedule(self, tournament_id: str, version: int, due: int | None) -> None:
-        with self._lock:
-            key = (TournamentRecord, tournament_id)
+        key = (TournamentRecord, tournament_id)
+
+        def change() -> bool:
             record = self._items.get(key)
-            if record is not None and record.version == version:
-                self._set(key, replace(record, due=due))
+            if record is None or record.version != version:
+                return False
+            self._set(key, replace(record, due=due))
+            return True
+
+        self._small_update("reschedule", key, change)
 
     def reschedule_lobby(self, lobby_id: str, version: int, due: int | None) -> None:
-        with self._lock:
-            key = (LobbyRecord, lobby_id)
+        key = (LobbyRecord, lobby_id)
+
+        def change() -> bool:
             record = self._items.get(key)
-            if record is not None and record.version == version and record.open:
-                self._set(key, replace(record, due=due))
+            if record is None or record.version != version or not record.open:
+                return False
+            self._set(key, replace(record, due=due))
+            return True
+
+        self._small_update("reschedule_lobby", key, change)
 
     # ------------------------------------------------------------------ commit
 
@@ -222,13 +329,12 @@ class InMemoryRepository(Repository):
             keys = [_key(w.record) for w in writes]
             if len(set(keys)) != len(keys):
                 raise ValueError("a transaction touches each item once")
-            for write, key in zip(writes, keys, strict=True):
-                stored = self._items.get(key)
-                if isinstance(write, Put) and write.new:
-                    if stored is not None:
-                        raise Conflict(f"{key[0].__name__} {key[1]} already exists")
-                elif stored is None or stored.version != write.record.version:
-                    raise Conflict(f"{key[0].__name__} {key[1]} changed")
+            before = [{} if self._images is None else self._entries(k) for k in keys]
+            try:
+                self._check(writes, keys)
+            except Conflict:
+                self._metered_commit(writes, before, applied=False)
+                raise
             for write, key in zip(writes, keys, strict=True):
                 if key[0] is LobbyRecord:
                     self._lobby_contacts.pop(key[1], None)  # as DynamoDB's put empties `c`
@@ -239,74 +345,48 @@ class InMemoryRepository(Repository):
                 else:
                     version = 1 if write.new else write.record.version + 1
                     self._set(key, replace(write.record, version=version))
+            self._metered_commit(writes, before, applied=True)
+
+    def _check(self, writes: Sequence[Write], keys: list[Key]) -> None:
+        for write, key in zip(writes, keys, strict=True):
+            stored = self._items.get(key)
+            if isinstance(write, Put) and write.new:
+                if stored is not None:
+                    raise Conflict(f"{key[0].__name__} {key[1]} already exists")
+            elif stored is None or stored.version != write.record.version:
+                raise Conflict(f"{key[0].__name__} {key[1]} changed")
+
+    def _metered_commit(
+        self, writes: Sequence[Write], before: list[dict[str, Any]], *, applied: bool
+    ) -> None:
+        """The caller holds the lock. A failed commit is billed as the adapter's: each item as
+        the write would have left it, no index."""
+        if self._images is None:
+            return
+        changes = []
+        for write, old in zip(writes, before, strict=True):
+            record = write.record
+            if isinstance(write, Delete):
+                changes.append((old, {}))
+                continue
+            version = 1 if write.new else record.version + 1
+            stored = self._items.get(_key(record)) if applied else None
+            after = stored if stored is not None else replace(record, version=version)
+            changes.append((old, self._images.entries(after, dict(self._stamps(_key(record))))))
+        self._images.write("commit", changes, applied=applied)
 
     def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
         with self._lock:
-            if len(self._counters) > 50_000:  # forget subjects not counted lately
+            if len(self._counters) > self._counters_kept:  # forget subjects not counted lately
                 self._counters = {
                     k: v for k, v in self._counters.items() if max(v, default=0) >= window - 1
                 }
+                self._counters_kept = max(50_000, 2 * len(self._counters))
             counts = self._counters.setdefault(key, {})
             counts[window] = counts.get(window, 0) + add
             for old in [w for w in counts if w < window - 1]:
                 del counts[old]
-            return counts[window], counts.get(window - 1, 0)
-
-    # ------------------------------------------------------------------ players' records
-
-    def _all(self, kind: type) -> list[Any]:
-        """The records of `kind` as their (perhaps lagging) index shows them."""
-        with self._lock:
-            return self._indexed(kind)
-
-    def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
-        found = (self._get(StatsRecord, pid) for pid in player_ids)
-        return [s for s in found if s is not None]
-
-    def history(
-        self, player_id: str, limit: int, after: tuple[int, str] | None = None
-    ) -> list[HistoryRecord]:
-        def position(r: HistoryRecord) -> tuple[int, str]:
-            return r.result.finished_at, r.result.tournament_id
-
-        lines = [r for r in self._all(HistoryRecord) if r.player_id == player_id]
-        lines.sort(key=position, reverse=True)
-        if after is not None:
-            lines = [r for r in lines if position(r) < after]
-        return lines[:limit]
-
-    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
-        for r in self._all(StatsRecord):
-            s = r.stats
-            if part is not None and part_of(r.player_id) != part:
-                continue
-            if not s.bot and s.last_played is not None and s.last_played >= since:
-                yield Entry(r.player_id, s.nickname, s.rating, s.last_played, dict(s.languages))
-
-    def get_board(self, name: str) -> Board | None:
-        with self._lock:
-            return self._boards.get(name)
-
-    def save_board(self, board: Board) -> None:
-        with self._lock:
-            stored = self._boards.get(board.name)
-            if stored is None or stored.renewed_at < board.renewed_at:
-                self._boards[board.name] = board
-
-    def get_parts(self) -> dict[int, dict[str, Board]]:
-        with self._lock:
-            return {part: dict(boards) for part, boards in self._parts.items()}
-
-    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
-        with self._lock:
-            stored = self._parts.get(part)
-            at = max((b.renewed_at for b in boards.values()), default=0)
-            if stored is None or max(b.renewed_at for b in stored.values()) < at:
-                self._parts[part] = dict(boards)
-
-    def claim_refresh(self, now: int, every_ms: int) -> bool:
-        with self._lock:
-            if self._refreshed is not None and self._refreshed > now - every_ms:
-                return False
-            self._refreshed = now
-            return True
+            found = counts[window], counts.get(window - 1, 0)
+        if self._images is not None:
+            self._images.counted("count", "R#" + key, COUNTER_BYTES)
+        return found

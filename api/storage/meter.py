@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from api.storage.traffic import KeyTally, Touch
 
 READ_UNIT_BYTES = 4096
 WRITE_UNIT_BYTES = 1024
@@ -124,17 +127,30 @@ _scopes: ContextVar[tuple[Scope, ...]] = ContextVar("storage_meter_scopes", defa
 
 
 class Meter:
-    """Totals per operation since creation, plus per-context scopes. Thread-safe."""
+    """Totals per operation since creation, plus per-context scopes. Thread-safe.
 
-    def __init__(self) -> None:
+    With a `keys` tally, the units of each call are also counted per partition key of the
+    table and of each index (api/storage/traffic.py).
+    """
+
+    def __init__(self, keys: KeyTally | None = None) -> None:
         self._lock = threading.Lock()
         self._totals = Scope()
+        self.keys = keys
 
     def record(self, operation: str, read: float = 0.0, write: float = 0.0) -> None:
-        with self._lock:
+        with self._lock:  # scopes too: a request's queries may run in several threads
             self._totals.add(operation, read, write)
-        for scope in _scopes.get():
-            scope.add(operation, read, write)
+            for scope in _scopes.get():
+                scope.add(operation, read, write)
+
+    def touch(self, operation: str, touches: Sequence[Touch]) -> None:
+        """Record one call by the units it used on each key."""
+        self.record(
+            operation, read=sum(t.read for t in touches), write=sum(t.write for t in touches)
+        )
+        if self.keys is not None:
+            self.keys.add(touches)
 
     @contextmanager
     def scope(self) -> Iterator[Scope]:

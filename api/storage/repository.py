@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from api.storage.layout import Layout
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
@@ -64,6 +65,8 @@ Write = Put | Delete
 
 
 class Repository(ABC):
+    layout: Layout = Layout()  # how the indexes' shared partitions spread over keys
+
     @abstractmethod
     def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
         """`consistent=False` may miss a write of the last second, for half the read cost."""
@@ -83,11 +86,17 @@ class Repository(ABC):
 
     @abstractmethod
     def open_lobbies(
-        self, language: str, rating: float, window: int, limit: int = LOBBIES_PER_BAND
+        self,
+        language: str,
+        rating: float,
+        window: int,
+        limit: int = LOBBIES_PER_BAND,
+        shards: Sequence[int] | None = None,
     ) -> list[LobbyRecord]:
         """Lobbies open for matchmaking in `language` rated within `window` of `rating`.
 
-        Reads at most `limit` lobbies from each 200-point rating band the window touches, the
+        Reads at most `limit` lobbies from each shard `shards` (None: every shard of the
+        language, `layout.fill_count`) of each 200-point rating band the window touches, the
         fullest first, then the oldest (D6), and keeps those within the window. Read through an
         eventually consistent index: it may miss or show an earlier version of a lobby written
         a moment ago, so callers read a lobby again before they write it.
@@ -95,7 +104,9 @@ class Repository(ABC):
 
     @abstractmethod
     def due_tournaments(self, now: int, limit: int) -> list[str]:
-        """Ids of live tournaments whose next deadline is at or before `now` (for the sweep)."""
+        """Ids of live tournaments whose next deadline is at or before `now` (for the sweep),
+        earliest first: at most `limit`, from every shard (a bounded read of each, so a shard
+        with a backlog may give some of its due ones to the next call)."""
 
     @abstractmethod
     def due_lobbies(self, now: int, limit: int) -> list[str]:

@@ -6,12 +6,14 @@ storage's heartbeat `S#clock` (api/service/outages.py). Sparse indexes, so only 
 need them are indexed:
 
 - `due`: what the sweep must look at, sort key the next deadline `dd`: live tournaments in
-  partitions `D#<0..7>`, open lobbies (D15 merges, D16 idle seats) in `DL#<0..3>` (sharded: one
+  partitions `D#<shard>`, open lobbies (D15 merges, D16 idle seats) in `DL#<shard>` (sharded: one
   constant key would be a hot partition). The sweep queries each shard for `dd <= now`.
-- `fill`: lobbies open for matchmaking, partition `O#<language>#<floor(rating / 200)>`, sort key
-  `of` = `<free seats>#<created_at>`, so a query reads the fullest first, then the oldest (D6).
-  Matchmaking reads at most a few of them from each band around a rating (`Limit`), however
-  many are open.
+- `fill`: lobbies open for matchmaking, partition `O#<language>#<floor(rating / 200)>` (and
+  `…#<shard>` when a band is sharded), sort key `of` = `<free seats>#<created_at>`, so a query
+  reads the fullest first, then the oldest (D6). Matchmaking reads at most a few of them from
+  each band around a rating (`Limit`), however many are open.
+
+How many shards each has is the deployment's `Layout` (api/storage/layout.py).
 
 Started and merged lobbies carry the TTL attribute `x` (as rate-limit counters do): DynamoDB
 deletes them a day after the lobby opened, cleanup only.
@@ -32,7 +34,6 @@ from __future__ import annotations
 
 import math
 import time
-import zlib
 from typing import Any
 
 from botocore.exceptions import ClientError  # type: ignore[import-untyped]
@@ -50,8 +51,6 @@ ACTIVE_INDEX = "active"
 ACTIVE_SHARDS = PARTS  # the leaderboards read the active players part by part
 # What the leaderboards' snapshot reads of a player's statistics (api/storage/result_items.py).
 ACTIVE_ATTRIBUTES = ["nn", "rt", "ls"]
-DUE_SHARDS = 8
-LOBBY_DUE_SHARDS = 4
 RATING_BAND = 200
 TTL_ATTRIBUTE = "x"
 LOBBY_KEEP_S = 86_400  # a started or merged lobby's item expires a day after the lobby opened
@@ -114,16 +113,13 @@ def ttl_specification() -> dict[str, Any]:
     return {"AttributeName": TTL_ATTRIBUTE, "Enabled": True}
 
 
-def due_shard(tournament_id: str) -> str:
-    return f"D#{zlib.crc32(tournament_id.encode()) % DUE_SHARDS}"
-
-
-def lobby_due_shard(lobby_id: str) -> str:
-    return f"DL#{zlib.crc32(lobby_id.encode()) % LOBBY_DUE_SHARDS}"
-
-
 def active_shard(player_id: str) -> str:
-    return f"A#{part_of(player_id)}"
+    return active_key(part_of(player_id))
+
+
+def active_key(part: int) -> str:
+    """The `active` index's partition of one part of the players."""
+    return f"A#{part}"
 
 
 def history_sort_key(finished_at: int, tournament_id: str) -> str:
@@ -140,13 +136,17 @@ def rating_bands(rating: float, window: int) -> range:
     return range(rating_band(rating - window), rating_band(rating + window) + 1)
 
 
-def open_key(language: str, band: int) -> str:
-    return f"O#{language}#{band}"
-
-
 def open_sort_key(free_seats: int, created_at: int) -> str:
     """The fill index's sort key: fewest free seats first, then the oldest."""
     return f"{free_seats}#{created_at:015d}"
+
+
+def due_page_limit(limit: int, shards: int) -> int:
+    """How many due items the sweep reads from each shard to find about the `limit` earliest:
+    a shard's fair share twice over (at least 10), so that a sweep over many shards reads a
+    bounded number however many are due. A shard with more due than that gives the rest to
+    the next sweep."""
+    return min(limit, max(10, -(-2 * limit // max(shards, 1))))
 
 
 def lobby_expiry(created_at: int) -> int:

@@ -23,7 +23,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pynamodb.connection import TableConnection
@@ -39,10 +39,22 @@ from api.storage.items import (
     to_item,
     tournament_item,
 )
-from api.storage.meter import item_size, write_units
+from api.storage.layout import Layout
+from api.storage.meter import item_size
 from api.storage.records import TournamentRecord
-from api.storage.repository import Delete, Write
-from api.storage.table import ACTIVE_ATTRIBUTES, due_shard
+from api.storage.repository import Delete, Put, Write
+from api.storage.table import DUE_INDEX, OPEN_INDEX
+from api.storage.traffic import (
+    TABLE,
+    Entry,
+    Touch,
+    entries,
+    projects_all,
+    unknown_entry,
+    write_touches,
+)
+
+Entries = dict[str, Entry]
 
 ALL_OLD = {"ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
 KINDS = ("Delete", "Put", "Update")  # the order in which PynamoDB lists a transaction's items
@@ -60,94 +72,145 @@ class Op:
     kind: str  # "Put", "Update" or "Delete"
     kwargs: dict[str, Any]
     pk: str
-    size: int  # of the item as stored afterwards (before, for a delete)
-    index_units: float  # extra write units for sparse-index entries
+    before: Entries | None  # the item's entries before (None: unknown; empty: a new item)
+    after: Entries  # and afterwards (empty: deleted)
+
+    @property
+    def size(self) -> int:
+        """The item's size as stored afterwards (before, for a delete)."""
+        entry = self.after.get(TABLE) or (self.before or {}).get(TABLE)
+        return 0 if entry is None else entry.size
 
 
-def op_write_units(ops: Sequence[Op], transactional: bool, *, index: bool) -> float:
-    units = sum(write_units(op.size, transactional=transactional) for op in ops)
-    return units + (sum(op.index_units for op in ops) if index else 0.0)
+def op_touches(
+    ops: Sequence[Op], transactional: bool, layout: Layout, *, applied: bool
+) -> list[Touch]:
+    """The units of a commit's writes, per key (api/storage/traffic.py)."""
+    touches: list[Touch] = []
+    for op in ops:
+        before = op.before if op.before is not None else guessed_before(op.pk, op.after, layout)
+        touches += write_touches(before, op.after, transactional=transactional, applied=applied)
+    return touches
 
 
-def _index_units(pk: str, attrs: dict[str, Any], new: bool) -> float:
-    """Write units for the index entries a base write causes (an estimate).
-
-    An item carrying an index key writes its projection there (an open lobby sits in both
-    indexes); an existing tournament or lobby written without one may be leaving the index,
-    which is a delete there (1 unit).
-    """
-    units = 0.0
-    if "dk" in attrs:
-        keys_only = {name: attrs[name] for name in ("pk", "dk", "dd")}
-        units += write_units(item_size(keys_only))
-    if "ok" in attrs or "hp" in attrs:  # projections ALL
-        units += write_units(item_size(attrs))
-    if "ak" in attrs:  # a new last finish moves the entry: a delete there, then a put
-        projected = {name: attrs[name] for name in ("pk", "ak", "lp", *ACTIVE_ATTRIBUTES)}
-        units += write_units(item_size(projected)) * (1 if new else 2)
-    if not units and not new and pk[:2] in ("T#", "L#"):
-        return 1.0
-    return units
+def guessed_before(pk: str, after: Entries, layout: Layout) -> Entries:
+    """An existing item this process has not seen: assume it had the same entries, changed
+    (one write per index it is in), and that a tournament or lobby leaving the indexes was in
+    its deadline shard (one delete)."""
+    guess = {name: replace(entry, projected={}) for name, entry in after.items()}
+    if TABLE in guess:
+        guess[TABLE] = after[TABLE]
+    if pk[:2] in ("T#", "L#") and set(after) <= {TABLE}:
+        shard = layout.due_key(pk[2:]) if pk[0] == "T" else layout.lobby_due_key(pk[2:])
+        guess[DUE_INDEX] = Entry(shard, None, len(pk) + len(shard) + 12, {})
+    return guess
 
 
-class SizeCache:
-    """Last known item sizes of tournaments and lobbies, to meter updates that do not read the
-    item."""
+def due_entry(pk: str, shard: str, due: int) -> Entry:
+    """A tournament's or lobby's entry in the `due` index (KEYS_ONLY)."""
+    attrs = {"pk": {"S": pk}, "dk": {"S": shard}, "dd": {"N": str(due)}}
+    return Entry(shard, str(due), item_size(attrs), attrs)
+
+
+def due_moved(known: Entries | None, pk: str, shard: str, due: int | None) -> Entries:
+    """An item's entries (`known`: as last seen, None: not seen) once its deadline is `due` in
+    `shard` (None: out of `due`)."""
+    if known is None:  # not seen: assume it was due elsewhere in its shard
+        known = {TABLE: unknown_entry(pk), DUE_INDEX: due_entry(pk, shard, -1)}
+    moved = {
+        # An index that projects the whole item (`fill`) has its entry written again.
+        name: replace(e, projected={**e.projected, "dd": {"N": str(due)}})
+        if projects_all(name)
+        else e
+        for name, e in known.items()
+        if name != DUE_INDEX
+    }
+    if due is not None:
+        moved[DUE_INDEX] = due_entry(pk, shard, due)
+    return moved
+
+
+def restamped(known: Entries | None, pk: str, now: int) -> Entries:
+    """A lobby's entries once a contact stamp changed its `c` map (in its fill entry)."""
+    if known is None:  # not seen: its fill key is unknown here
+        known = {TABLE: unknown_entry(pk), OPEN_INDEX: unknown_entry("O#?")}
+    return {
+        name: replace(e, projected={**e.projected, "c": {"S": f"restamped {now}"}})
+        if projects_all(name)
+        else e
+        for name, e in known.items()
+    }
+
+
+class ImageCache:
+    """The last known entries (api/storage/traffic.py) of the tournaments and lobbies this
+    process read or wrote, to meter writes that do not read the item (touch, reschedule) and
+    the index entries a write replaces."""
 
     def __init__(self, capacity: int = 4096) -> None:
         self._lock = threading.Lock()
-        self._sizes: OrderedDict[str, int] = OrderedDict()
+        self._entries: OrderedDict[str, Entries] = OrderedDict()
         self._capacity = capacity
 
-    def get(self, pk: str, default: int) -> int:
+    def get(self, pk: str) -> Entries | None:
         with self._lock:
-            return self._sizes.get(pk, default)
+            return self._entries.get(pk)
 
-    def put(self, pk: str, size: int) -> None:
+    def size(self, pk: str) -> int:
+        entries = self.get(pk)
+        table = None if entries is None else entries.get(TABLE)
+        return 0 if table is None else table.size
+
+    def put(self, pk: str, entries: Entries) -> None:
         with self._lock:
-            self._sizes[pk] = size
-            self._sizes.move_to_end(pk)
-            if len(self._sizes) > self._capacity:
-                self._sizes.popitem(last=False)
+            self._entries[pk] = entries
+            self._entries.move_to_end(pk)
+            if len(self._entries) > self._capacity:
+                self._entries.popitem(last=False)
 
     def drop(self, pk: str) -> None:
         with self._lock:
-            self._sizes.pop(pk, None)
+            self._entries.pop(pk, None)
 
 
-def due_actions(tournament_id: str, due: int | None) -> list[Action]:
+def due_actions(tournament_id: str, due: int | None, layout: Layout) -> list[Action]:
     if due is None:
         return [TournamentItem.dk.remove(), TournamentItem.dd.remove()]
-    return [TournamentItem.dk.set(due_shard(tournament_id)), TournamentItem.dd.set(due)]
+    return [TournamentItem.dk.set(layout.due_key(tournament_id)), TournamentItem.dd.set(due)]
 
 
-def operation(conn: TableConnection, sizes: SizeCache, write: Write, write_id: str) -> Op:
+def operation(
+    conn: TableConnection, cache: ImageCache, write: Write, write_id: str, layout: Layout
+) -> Op:
     """The conditional Put, Update or Delete for one write of a commit."""
     record = write.record
     pk = record_key(record)
     stored = Item.v == record.version
+    known = None if isinstance(write, Put) and write.new else cache.get(pk)
     if isinstance(write, Delete):
-        attrs = to_item(record, record.version).serialize()
+        attrs = to_item(record, record.version, layout=layout).serialize()
         kwargs = conn.get_operation_kwargs(pk, condition=stored) | ALL_OLD
-        return Op("Delete", kwargs, pk, item_size(attrs), _index_units(pk, attrs, False))
+        return Op("Delete", kwargs, pk, known or entries(attrs), {})
     version = 1 if write.new else record.version + 1
     if isinstance(record, TournamentRecord) and not write.new:
-        return _tournament_update(conn, sizes, record, pk, version, stored, write_id)
+        return _tournament_update(conn, known, record, pk, version, stored, write_id, layout)
     # A new tournament starts with an empty contact map: touch() sets paths inside it.
-    attrs = to_item(record, version, contacts={}, write_id=write_id).serialize()
+    attrs = to_item(record, version, contacts={}, write_id=write_id, layout=layout).serialize()
     condition = Item.pk.does_not_exist() if write.new else stored
     kwargs = conn.get_operation_kwargs(pk, key="Item", attributes=attrs, condition=condition)
-    return Op("Put", kwargs | ALL_OLD, pk, item_size(attrs), _index_units(pk, attrs, write.new))
+    before = {} if write.new else known
+    return Op("Put", kwargs | ALL_OLD, pk, before, entries(attrs))
 
 
 def _tournament_update(
     conn: TableConnection,
-    sizes: SizeCache,
+    known: Entries | None,
     record: TournamentRecord,
     pk: str,
     version: int,
     condition: Condition,
     write_id: str,
+    layout: Layout,
 ) -> Op:
     """An existing tournament: SET state, version, write id and due, leaving touch()'s map."""
     state = pack_tournament(record)
@@ -155,12 +218,12 @@ def _tournament_update(
         TournamentItem.s.set(state),
         TournamentItem.v.set(version),
         TournamentItem.w.set(write_id),
-        *due_actions(record.id, record.due),
+        *due_actions(record.id, record.due, layout),
     ]
     kwargs = conn.get_operation_kwargs(pk, actions=actions, condition=condition) | ALL_OLD
-    attrs = tournament_item(record, version, state, dict(record.contacts), write_id).serialize()
-    size = max(item_size(attrs), sizes.get(pk, 0))
-    return Op("Update", kwargs, pk, size, _index_units(pk, attrs, False))
+    contacts = dict(record.contacts)
+    attrs = tournament_item(record, version, state, contacts, write_id, layout).serialize()
+    return Op("Update", kwargs, pk, known, entries(attrs))
 
 
 def written_by(old: dict[str, Any] | None, write_id: str) -> bool:

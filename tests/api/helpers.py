@@ -66,6 +66,7 @@ class RepoProxy(Repository):
 
     def __init__(self, inner: Repository) -> None:
         self.inner = inner
+        self.layout = inner.layout
 
     def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return getattr(self.inner, name)(*args, **kwargs)
@@ -85,8 +86,8 @@ class RepoProxy(Repository):
     def get_group(self, group_id):  # type: ignore[no-untyped-def]
         return self._call("get_group", group_id)
 
-    def open_lobbies(self, language, rating, window, limit=LOBBIES_PER_BAND):  # type: ignore[no-untyped-def]
-        return self._call("open_lobbies", language, rating, window, limit)
+    def open_lobbies(self, language, rating, window, limit=LOBBIES_PER_BAND, shards=None):  # type: ignore[no-untyped-def]
+        return self._call("open_lobbies", language, rating, window, limit, shards)
 
     def due_tournaments(self, now, limit):  # type: ignore[no-untyped-def]
         return self._call("due_tournaments", now, limit)

@@ -24,8 +24,7 @@ class LaggingIndex(RepoProxy):
         self.stale: InMemoryRepository | None = None
 
     def freeze(self) -> None:
-        self.stale = InMemoryRepository()
-        self.stale._items = dict(self.store._items)
+        self.stale = self.store.copy()
 
     def thaw(self) -> None:
         self.stale = None

@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 from api.config import Settings
 from api.http.limits import ROUTES, client_address, documented_path
 from api.service.errors import TooManyRequests
-from api.service.limits import Budget, Limiter, address_subject, estimate, wait_ms
+from api.service.limits import (
+    Budget,
+    Limiter,
+    address_subject,
+    estimate,
+    spread,
+    spread_shards,
+    wait_ms,
+)
 from api.storage.memory import InMemoryRepository
 from tests.api.conftest import EVERY_STORE, T0, game_for
 from tests.api.helpers import FakeClock, Game, Player
@@ -66,6 +74,31 @@ def test_r18_player_creation_has_a_global_ceiling(make_app: Any, clock: FakeCloc
     assert made == [201] * 12
     r = create(game, "198.51.100.200")  # a fresh address does not help
     assert r.status_code == 429 and r.headers["Retry-After"]
+
+
+def test_r18_a_large_global_ceiling_spreads_over_shards_and_still_holds(
+    make_app: Any, clock: FakeClock
+) -> None:
+    """At a million players the ceiling is large: one counter would be a hot item (1,000
+    writes a second at most), so it is counted on shards, each with its share."""
+    ceiling = Budget(30_000, 60)
+    assert spread_shards(ceiling) == 5 and spread_shards(Budget(600, 60)) == 1
+    rng = random.Random(3)
+    keys = {spread("create:*", ceiling, rng)[0] for _ in range(200)}
+    assert keys == {f"create:*#{n}" for n in range(5)}
+    assert spread("create:*", Budget(600, 60), rng) == ("create:*", Budget(600, 60))
+    repo = InMemoryRepository()
+    app = seeded(make_app(repo, settings=Settings(creations_per_minute=30_000)))
+    game = game_for(app, clock, repo)
+    app.extensions["service"].ctx.rng = random.Random(5)
+    per_address = 5  # the route's budget per address and ten minutes
+    made = [
+        create(game, f"10.{i // 250}.{i % 250}.1").status_code
+        for i in range(30_000 // per_address // 50)
+    ]
+    assert made == [201] * len(made)  # far under the ceiling: nobody refused
+    counters = [k for k in repo._counters if k.startswith("create:*")]
+    assert len(counters) == 5
 
 
 def test_bots_created_with_the_bot_key_skip_the_creation_limits(

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tests.api.conftest import BOTH
+from tests.api.error_checks import assert_error
 from tests.api.helpers import Game, Player
-from tests.api.test_errors import assert_error
 
 
 def rename(game: Game, player: Player, nickname: str) -> Any:

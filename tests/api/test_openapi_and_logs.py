@@ -120,6 +120,7 @@ def test_successful_reads_are_sampled_errors_and_slow_requests_always_logged(
 ) -> None:
     """Polls are most requests and CloudWatch Logs bills every byte: a successful read (a poll,
     200 or 304) is logged once in READ_SAMPLE, chosen by its request id."""
+    monkeypatch.setattr(logs, "SLOW_MS", float("inf"))  # a loaded machine makes no read slow here
     players = game.new_players(8)
     tid = game.queue(players)
     lines = len(log_lines.getvalue().splitlines())

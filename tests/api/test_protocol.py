@@ -18,8 +18,8 @@ import wordlists
 from api.storage.dynamo_errors import translate
 from api.storage.repository import Rejected, Repository, StorageError
 from tests.api.conftest import BOTH, TIMING, game_for
+from tests.api.error_checks import assert_error
 from tests.api.helpers import CountingRepo, FakeClock, Game, Player, RepoProxy
-from tests.api.test_errors import assert_error
 from tests.api.test_openapi_and_logs import app_routes
 
 DYNAMO_KEY_LIMIT = 2048  # bytes of a partition key
@@ -241,7 +241,9 @@ def test_api_responses_are_not_sniffed_or_framed(game: Game) -> None:
         assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
 
 
-@pytest.mark.parametrize("url", ["/", "/static/app.js", "/static/styles.css"])
+@pytest.mark.parametrize(
+    "url", ["/", "/static/app.js", "/static/css/base.css", "/sw.js", "/static/version.js"]
+)
 def test_the_web_client_has_a_content_security_policy(game: Game, url: str) -> None:
     r = game.get(url)
     assert r.status_code == 200
@@ -255,6 +257,8 @@ def test_the_web_client_has_a_content_security_policy(game: Game, url: str) -> N
     assert csp["style-src"] == ["'self'"]
     assert csp["img-src"] == ["'self'", "data:"]  # the favicon is a data: SVG
     assert csp["connect-src"] == ["'self'"]
+    assert csp["worker-src"] == ["'self'"]  # the service worker, /sw.js
+    assert csp["manifest-src"] == ["'self'"]
     assert csp["frame-ancestors"] == ["'none'"]
     assert r.headers["X-Content-Type-Options"] == "nosniff"
     assert r.headers["X-Frame-Options"] == "DENY"

@@ -7,8 +7,8 @@ import threading
 from typing import Any
 
 from tests.api.conftest import BOTH, TIMING, game_for
+from tests.api.error_checks import assert_error
 from tests.api.helpers import Game, Player
-from tests.api.test_errors import assert_error
 
 
 def rotate(game: Game, player: Player) -> Any:

@@ -18,15 +18,17 @@ from api.config import Settings
 from api.storage.dynamo import DynamoRepository, create_table
 from api.storage.dynamo_errors import translate
 from api.storage.items import to_item
+from api.storage.layout import Layout
 from api.storage.meter import item_size
 from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Conflict, Put, Rejected, StorageError, Unavailable
-from api.storage.table import DUE_SHARDS, table_definition
+from api.storage.table import table_definition
 from api.storage.writes import new_write_id
 from core.lobby import Lobby
 from tests.storage.factories import finished_tournament, live_tournament, lobby, player
 
 KB = 1024
+DUE_SHARDS = Layout().due_shards
 
 
 def _player_of_size(pid: str, size: int) -> PlayerRecord:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from werkzeug.serving import make_server
 
 from api.bots.client import PlayOptions
@@ -55,6 +56,7 @@ class Live:
     url: str
     service: Service
     pool: BotPool | None
+    app: Flask
 
 
 @contextmanager
@@ -85,7 +87,7 @@ def serving(timing: Timing, bots: bool) -> Iterator[Live]:
     if pool is not None:
         pool.start()
     try:
-        yield Live(url, service, pool)
+        yield Live(url, service, pool, app)
     finally:
         if pool is not None:
             pool.stop()
@@ -103,15 +105,18 @@ def live() -> Iterator[Live]:
 
 
 # Puppets play every move themselves and never wait for a timeout: a longer turn keeps a slow
-# (loaded) machine from timing out a turn between two of a test's moves.
+# (loaded) machine from timing out a turn between two of a test's moves. A puppet is heard from
+# only when it plays; a longer reconnect window keeps the ones that wait while the test works
+# the browser (or for another puppet's 15 s turn) from being dropped as gone (R21).
 PUPPET_TURN_MS = 15_000
+PUPPET_RECONNECT_MS = 120_000
 
 
 @pytest.fixture(scope="session")
 def quiet() -> Iterator[Live]:
     """Without bots: tests that drive every player themselves (puppets) leave nothing playing
     behind them, and a lobby stays open as long as they want."""
-    timing = Timing(turn_ms=PUPPET_TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+    timing = Timing(turn_ms=PUPPET_TURN_MS, intro_ms=INTRO_MS, reconnect_ms=PUPPET_RECONNECT_MS)
     with serving(timing, False) as app:
         yield app
 

@@ -81,11 +81,13 @@ def invalid_word(length: int) -> str:
 
 
 def new_page(
-    browser: Any, width: int, height: int, locale: str = "en-US"
+    browser: Any, width: int, height: int, locale: str = "en-US", **options: Any
 ) -> tuple[Any, Any, list[str]]:
     # The browser's preferred language picks the interface language (D17): English here, unless
-    # a test asks for another.
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    # a test asks for another. `options` go to the context (e.g. color_scheme).
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale, **options
+    )
     page = context.new_page()
     # The app sends a strict Content-Security-Policy (api/http/app.py): anything it blocks
     # becomes a console error, and so fails the test like any other. (It also forbids eval, so

@@ -62,12 +62,20 @@ ORDINAL: dict[str, set[str]] = {
 # Values a translation may share with English, on purpose: names, symbols, loanwords the
 # language really uses. Anything else equal to English is an untranslated string.
 SAME_AS_ENGLISH: dict[str, set[str]] = {
-    "id": {"home.rating", "out.rating"},
+    "id": {"home.rating", "out.rating", "stats.rating"},
     "de": {"duel.seconds"},
     "es": {"duel.seconds", "rating.provisional"},
-    "fr": {"out.place", "results.place"},
-    "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds"},
-    "nl": {"home.rating", "out.rating", "duel.seconds", "duel.letters", "watch.live"},
+    "fr": {"out.place", "results.place", "stats.duels"},
+    "it": {"home.nickname", "t.round", "intro.heading", "duel.seconds", "records.rounds"},
+    "nl": {
+        "home.rating",
+        "out.rating",
+        "duel.seconds",
+        "duel.letters",
+        "watch.live",
+        "stats.rating",
+        "stats.duels",
+    },
     "uz": {"duel.seconds"},
     "pl": {"duel.seconds"},
     "pt": {"duel.seconds"},

@@ -33,7 +33,7 @@ def test_the_page_is_served_at_the_root(client: FlaskClient) -> None:
     assert b'<script type="module" src="/static/app.js">' in r.data
 
 
-@pytest.mark.parametrize("name", ["app.js", "styles.css", "screens/tournament.js"])
+@pytest.mark.parametrize("name", ["app.js", "css/base.css", "screens/tournament.js"])
 def test_assets_are_served_under_static(client: FlaskClient, name: str) -> None:
     r = client.get(f"/static/{name}")
     assert r.status_code == 200

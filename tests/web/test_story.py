@@ -25,6 +25,7 @@ import pytest
 from core.timing import MAX_ROWS
 from tests.web.conftest import Live
 from tests.web.puppets import Puppet, Table, wait_until
+from tests.web.screen_checks import fits
 from tests.web.test_browser import Shots, new_page
 from tests.web.test_locales import catalogue
 
@@ -33,11 +34,6 @@ pytestmark = pytest.mark.slow
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1200, "height": 900}
 MOVE = re.compile(r"^\d+ → \d+$")
-
-
-def fits(page: Any, where: str, width: int = 360) -> None:
-    scroll = page.evaluate("document.scrollingElement.scrollWidth")
-    assert scroll <= width, f"{where} is {scroll} px wide"
 
 
 def test_r9_the_lively_wait_shows_every_duel_and_opens_any_of_them(
@@ -194,6 +190,7 @@ def test_r7_the_results_show_rating_before_and_after_and_fit_a_360_px_phone(
     assert rows.count() == 8
     for i in range(8):
         assert MOVE.match(rows.nth(i).locator(".move").inner_text())
+    assert rows.locator(".who-note").count() == 0  # only the public results say who went out when
     assert re.fullmatch(r"1000 → \d+", page.locator("#your-rating").inner_text())
     assert "Maximilian Alexander (you)" in page.locator("#standings .standing.you").inner_text()
     shot("phone")

@@ -17,6 +17,7 @@ from api.http.openapi.parts import (
 from api.http.openapi.record_paths import record_paths
 from api.http.openapi.record_schemas import RECORD_SCHEMAS
 from api.http.openapi.schemas import SCHEMAS
+from api.http.openapi.state_schemas import STATE_SCHEMAS
 from api.service.context import id_pattern
 from api.service.tournaments import DUEL_ID
 
@@ -361,13 +362,15 @@ def openapi_document() -> JSON:
         "info": {
             "title": "Wordle Tournament API",
             "version": "1.0.0",
-            "description": "8-player Wordle tournaments. Rules: docs/rules.md in the repository.",
+            "description": "8-player Wordle tournaments. Rules: docs/rules.md in the repository. "
+            "Every response carries `Web-Client-Version`: the version of the browser client "
+            "served with this API (a cached browser client that differs reloads).",
         },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**SCHEMAS, **RECORD_SCHEMAS},
+            "schemas": {**SCHEMAS, **STATE_SCHEMAS, **RECORD_SCHEMAS},
         },
         "paths": paths,
     }

@@ -1,6 +1,8 @@
 // The public /v1 API, and nothing else. The bearer token lives in localStorage so that a reload
 // (or a closed tab) reconnects as the same player.
 
+import { checkVersion } from "./update.js";
+
 const TOKEN_KEY = "wt.token";
 
 // Where the player is (docs/client.md): every authenticated GET answers with a `Where` header,
@@ -85,6 +87,7 @@ export async function request(method, path, { body, etag } = {}) {
       writesDone += 1;
     }
   }
+  checkVersion(response.headers);
   const where = !write && response.ok && calm && !overlapped() ? parseWhere(response.headers.get("Where")) : null;
   if (response.status === 304 || response.status === 204) {
     tell(where);

@@ -8,6 +8,8 @@ import { errorText, paletteButton } from "./screens/common.js";
 import { LOCALE_EVENT, loaded, preferredLocale, t, useLocale } from "./strings.js";
 import { match } from "./routes.js";
 import { tournamentPath } from "./paths.js";
+import { theme, toggleTheme } from "./theme.js";
+import { registerWorker } from "./update.js";
 
 const main = document.getElementById("main");
 let mounted = null; // {route, params, unmount, update}
@@ -73,6 +75,9 @@ async function route() {
   document.body.dataset.screen = next.name;
   replace(main, h("p", { class: "loading" }, h("span", { class: "spinner", "aria-hidden": "true" })));
   try {
+    // A visitor who came by a public link becomes a player only on a screen that needs one.
+    if (!next.public) await player();
+    if (mine !== generation) return;
     const result = normalise(await next.screen.mount(main, params, { go, isCurrent: () => mine === generation }));
     if (mine !== generation) {
       if (result.unmount) result.unmount();
@@ -87,11 +92,13 @@ async function route() {
       main,
       h(
         "section",
-        { class: "card center" },
-        h("p", {}, t("error.generic")),
+        { class: "card center", id: "screen-error" },
+        h("p", {}, err && err.status === 0 ? t("error.network") : t("error.generic")),
         h("button", { class: "btn", onclick: () => go("") }, t("results.home")),
       ),
     );
+    // No network: the screen tries again as soon as there is one.
+    if (err && err.status === 0) window.addEventListener("online", () => mine === generation && route(), { once: true });
   }
 }
 
@@ -107,8 +114,31 @@ function topbar() {
     document.getElementById("topbar"),
     brand,
     h("span", { class: "offline-note", role: "status" }, t("app.offline")),
+    themeButton(),
     palette,
   );
+}
+
+// Light or dark: the system's setting until the player picks one here (theme.js).
+function themeButton() {
+  const button = h(
+    "button",
+    {
+      class: "icon-btn theme-btn",
+      id: "theme",
+      type: "button",
+      "aria-pressed": String(theme() === "dark"),
+      title: t("app.theme"),
+      "aria-label": t("app.theme"),
+    },
+    h("span", { class: "theme-icon", "aria-hidden": "true" }),
+  );
+  button.addEventListener("click", () => {
+    const dark = toggleTheme() === "dark";
+    button.setAttribute("aria-pressed", String(dark));
+    toast(t(dark ? "app.theme.on" : "app.theme.off"));
+  });
+  return button;
 }
 
 // The page's own text in the interface language (D17): the skip link and the top bar. Screens
@@ -129,35 +159,59 @@ async function relabel() {
   if (el) el.focus();
 }
 
-async function boot() {
-  setColourBlind(colourBlind());
+// Runs `task` until it works, the page marked offline meanwhile (backing off to 5 s).
+async function untilOnline(task) {
   for (let attempt = 0; ; attempt++) {
     try {
-      if (!loaded()) {
-        await useLocale(preferredLocale());
-        chrome();
-      }
-      await loadLanguages();
-      store.me = await api.connect();
-      break;
+      const result = await task();
+      document.body.classList.remove("offline");
+      return result;
     } catch (err) {
       document.body.classList.add("offline");
       await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 500 * 2 ** attempt)));
     }
   }
-  document.body.classList.remove("offline");
+}
+
+// The player behind the stored token, or a new one: once, for the screens that need one.
+let connecting = null;
+function player() {
+  if (store.me) return Promise.resolve(store.me);
+  if (!connecting) {
+    connecting = untilOnline(() => api.connect()).then((me) => {
+      store.me = me;
+      return me;
+    });
+  }
+  return connecting;
+}
+
+async function boot() {
+  setColourBlind(colourBlind());
+  registerWorker();
+  await untilOnline(async () => {
+    if (!loaded()) {
+      await useLocale(preferredLocale());
+      chrome();
+    }
+    await loadLanguages();
+  });
   const { route: first, params, unknown } = here();
-  const where = store.me.where || store.me;
-  if (first.name === "join") {
-    // An invite link always wins: the join screen sorts out where we are.
-  } else if (where.tournament_id) {
-    history.replaceState(null, "", `#/${tournamentPath(where.tournament_id)}`);
-  } else if (where.lobby_id) {
-    history.replaceState(null, "", "#/lobby");
-  } else if (unknown || (first.name === "group" && !where.group_id) || (first.name === "lobby")) {
-    history.replaceState(null, "", "#/");
-  } else if (first.name === "t" && !params.id) {
-    history.replaceState(null, "", "#/");
+  // A shared link opened by someone without a token shows without making them a player.
+  if (!first.public || api.token()) {
+    await player();
+    const where = store.me.where || store.me;
+    if (first.name === "join") {
+      // An invite link always wins: the join screen sorts out where we are.
+    } else if (where.tournament_id) {
+      history.replaceState(null, "", `#/${tournamentPath(where.tournament_id)}`);
+    } else if (where.lobby_id) {
+      history.replaceState(null, "", "#/lobby");
+    } else if (unknown || (first.name === "group" && !where.group_id) || (first.name === "lobby")) {
+      history.replaceState(null, "", "#/");
+    } else if (first.name === "t" && !params.id) {
+      history.replaceState(null, "", "#/");
+    }
   }
   api.onWhere(follow);
   window.addEventListener("hashchange", route);

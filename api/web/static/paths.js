@@ -5,3 +5,16 @@ export function tournamentPath(id, view = null) {
   const base = `t/${encodeURIComponent(id)}`;
   return view ? `${base}/${encodeURIComponent(view)}` : base;
 }
+
+// A finished tournament's public results, for anyone (the summary needs no token).
+export function summaryPath(id) {
+  return `r/${encodeURIComponent(id)}`;
+}
+
+export function summaryUrl(id) {
+  return `${location.origin}/#/${summaryPath(id)}`;
+}
+
+export function leaderboardPath(language = null) {
+  return language ? `leaderboard/${encodeURIComponent(language)}` : "leaderboard";
+}

@@ -174,8 +174,22 @@ export function formatSigned(n) {
   return n > 0 ? `+${size}` : n < 0 ? `−${size}` : `±${size}`;
 }
 
+// A date (and time) in the interface language. Chromium's Intl lacks the month names of some of
+// our languages (Uzbek, Kazakh) and writes "2026 M12 1" for them: those get the numeric form
+// their countries write, "01.12.2026, 10:31", rather than English or a broken date.
 export function formatDate(ms, options = { dateStyle: "medium", timeStyle: "short" }) {
-  return cached("date", current, options, () => new Intl.DateTimeFormat(current, options)).format(new Date(ms));
+  const date = new Date(ms);
+  const format = cached("date", current, options, () => new Intl.DateTimeFormat(current, options));
+  const parts = format.formatToParts(date);
+  if (!parts.some((part) => part.type === "month" && /^M\d/.test(part.value))) return format.format(date);
+  const two = (n) => String(n).padStart(2, "0");
+  const day = `${two(date.getDate())}.${two(date.getMonth() + 1)}.${date.getFullYear()}`;
+  return options.timeStyle ? `${day}, ${two(date.getHours())}:${two(date.getMinutes())}` : day;
+}
+
+// A day alone: "1 Dec 2026", "01.12.2026".
+export function formatDay(ms) {
+  return formatDate(ms, { dateStyle: "medium" });
 }
 
 export function formatList(items, options = { type: "conjunction" }) {

@@ -6,7 +6,7 @@ import { hue, initials, tileText } from "../screens/common.js";
 
 export const MAX_ROWS = 12;
 const CLASS = { G: "mG", Y: "mY", "-": "mX" };
-// A new row's tiles flip one after another (styles.css: .tile.flip, 0.5 s each).
+// A new row's tiles flip one after another (css/components.css: .tile.flip, 0.5 s each).
 const FLIP_STEP_MS = 120;
 const FLIP_MS = 500;
 

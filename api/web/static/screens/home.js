@@ -1,5 +1,5 @@
 // Home: the interface language (D17), the player (nickname shown and editable, rating), the word
-// language, Play, Create group, and the rules.
+// language, Play, Create group, the last tournament, the records, and the rules.
 
 import * as api from "../api.js";
 import { h, replace, toast } from "../dom.js";
@@ -181,6 +181,7 @@ export async function mount(root, _params, { go }) {
         h("p", { class: "hint" }, t("home.group.hint")),
       ),
       lastTournament(me, go),
+      records(),
       h(
         "details",
         { class: "card rules" },
@@ -213,6 +214,22 @@ function lastTournament(me, go) {
     })
     .catch(() => card.remove());
   return card;
+}
+
+// The player's records: statistics, history, leaderboards.
+function records() {
+  return h(
+    "nav",
+    { class: "card records-card", id: "records-card", "aria-labelledby": "records-title" },
+    h("h2", { class: "label", id: "records-title" }, t("home.records")),
+    h(
+      "div",
+      { class: "records-links" },
+      h("a", { class: "btn secondary", id: "open-stats", href: "#/stats" }, h("span", { class: "records-icon bars", "aria-hidden": "true" }), t("records.stats")),
+      h("a", { class: "btn secondary", id: "open-history", href: "#/history" }, h("span", { class: "records-icon list", "aria-hidden": "true" }), t("records.history")),
+      h("a", { class: "btn secondary", id: "open-leaderboard", href: "#/leaderboard" }, h("span", { class: "records-icon podium", "aria-hidden": "true" }), t("records.leaderboard")),
+    ),
+  );
 }
 
 // "Deutsch · German": the word language in its own name, and in the interface language when that

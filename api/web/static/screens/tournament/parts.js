@@ -121,6 +121,28 @@ export function placeText(n) {
   return n ? place(n) : "—";
 }
 
+// A player's line of the standings: place, name, rating change and before → after; `note`
+// under the name (the public results say when each player went out).
+export function standingLine(ctx, p, note = null) {
+  return h(
+    "li",
+    { class: `standing ${p.id === ctx.you ? "you" : ""} place-${p.place}`, dataset: { player: p.id } },
+    h("span", { class: `medal m${p.place}` }, placeText(p.place)),
+    h(
+      "span",
+      { class: "who" },
+      avatar(p, "small"),
+      h("span", { class: "who-name" }, p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname, note ? h("span", { class: "who-note" }, note) : null),
+    ),
+    h(
+      "span",
+      { class: "rating-cell" },
+      h("strong", { class: `delta ${ratingClass(p.rating_change)}` }, signed(p.rating_change)),
+      h("span", { class: "move" }, ratingMove(p, p.rating_change) || ""),
+    ),
+  );
+}
+
 // The ways on for a player who is free (D14): their group (R22), another game, home. `prefix`
 // names the buttons (results-group, out-again, …).
 export function waysOn(ctx, prefix) {

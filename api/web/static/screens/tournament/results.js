@@ -1,10 +1,13 @@
 // The results (R7, R8, R17): everyone's place and rating before → after, the player's own on
-// top, and the ways on: the group (R22), another game, home, and the whole story.
+// top, the result to share, and the ways on: the group (R22), another game, home, the whole
+// story and the public results (the address the share links to).
 
 import { h } from "../../dom.js";
+import { summaryPath } from "../../paths.js";
 import { place, t } from "../../strings.js";
-import { avatar, signed } from "../common.js";
-import { placeText, ratingClass, ratingMove, waysOn } from "./parts.js";
+import { shareCard, yourDuels } from "../../components/share.js";
+import { signed } from "../common.js";
+import { ratingClass, ratingMove, standingLine, waysOn } from "./parts.js";
 
 export function renderResults(ctx) {
   const state = ctx.state;
@@ -31,6 +34,7 @@ export function renderResults(ctx) {
         : null,
       you && you.place ? h("p", { class: "your-rating", id: "your-rating" }, ratingMove(you, you.rating_change)) : null,
     ),
+    you && you.place ? share(ctx, you) : null,
     h(
       "section",
       { class: "card standings", "aria-labelledby": "standings-title" },
@@ -45,23 +49,32 @@ export function renderResults(ctx) {
       h(
         "ol",
         { id: "standings" },
-        ranked.map((p) =>
-          h(
-            "li",
-            { class: `standing ${p.id === ctx.you ? "you" : ""} place-${p.place}`, dataset: { player: p.id } },
-            h("span", { class: `medal m${p.place}` }, placeText(p.place)),
-            h("span", { class: "who" }, avatar(p, "small"), h("span", { class: "who-name" }, p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname)),
-            h(
-              "span",
-              { class: "rating-cell" },
-              h("strong", { class: `delta ${ratingClass(p.rating_change)}` }, signed(p.rating_change)),
-              h("span", { class: "move" }, ratingMove(p, p.rating_change) || ""),
-            ),
-          ),
-        ),
+        ranked.map((p) => standingLine(ctx, p)),
       ),
     ),
     waysOn(ctx, "results"),
-    h("button", { class: "btn secondary wide", id: "open-story", type: "button", onclick: () => ctx.openStory() }, t("story.open")),
+    h(
+      "div",
+      { class: "row-buttons" },
+      h("button", { class: "btn secondary", id: "open-story", type: "button", onclick: () => ctx.openStory() }, t("story.open")),
+      h("a", { class: "btn ghost", id: "public-results", href: `#/${summaryPath(ctx.tid)}` }, t("results.public")),
+    ),
   );
+}
+
+// The share card, once the history holds every round (the boards' marks).
+function share(ctx, you) {
+  const history = ctx.history;
+  if (!history || history.rounds.length < (ctx.state.history_rounds || 0)) {
+    return h("div", { class: "card share-card loading-card", id: "share-card", "aria-busy": "true" }, h("span", { class: "spinner", "aria-hidden": "true" }));
+  }
+  return shareCard({
+    id: ctx.tid,
+    language: ctx.state.language,
+    place: you.place,
+    players: ctx.state.players.length,
+    rating: you.rating,
+    change: you.rating_change,
+    duels: yourDuels(history.rounds, ctx.you),
+  });
 }

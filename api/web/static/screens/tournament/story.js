@@ -76,13 +76,15 @@ function roundHead(ctx, number, bye, extra = null) {
   );
 }
 
-function pastRound(ctx, round) {
+// A round that has ended, its duels' boards in the word language `lang`; also the public
+// results' (screens/summary.js), where `ctx` is just {names, you}.
+export function pastRound(ctx, round, lang = ctx.state.language) {
   const out = round.out.map((id) => (id === ctx.you ? t("t.you") : ctx.names.get(id) || "?"));
   return h(
     "section",
     { class: "card story-round", id: `story-round-${round.number}`, dataset: { round: String(round.number) } },
     roundHead(ctx, round.number, round.bye),
-    h("ul", { class: "story-duels" }, round.duels.map((d) => h("li", {}, storyDuel(ctx, d)))),
+    h("ul", { class: "story-duels" }, round.duels.map((d) => h("li", {}, storyDuel(ctx, d, lang)))),
     out.length ? h("p", { class: "round-out" }, t("story.out", { names: formatList(out) })) : null,
   );
 }
@@ -97,8 +99,7 @@ function currentRound(ctx) {
   );
 }
 
-function storyDuel(ctx, d) {
-  const lang = ctx.state.language;
+function storyDuel(ctx, d, lang = ctx.state.language) {
   return h(
     "article",
     { class: `story-duel ${d.players.includes(ctx.you) ? "mine" : ""}`, dataset: { duel: d.id } },
