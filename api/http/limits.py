@@ -22,11 +22,12 @@ from api.service.limits import Budget, address_subject
 Route = tuple[str, str]  # (method, path as documented: `/v1/lobbies/{lobby_id}`)
 
 # Sampled budgets for the frequent reads keep their cost at a fraction of a write per request.
-POLL = Budget(300, 60, sample=15)
-POLL_ADDRESS = Budget(3000, 60, sample=50)
+POLL = Budget(300, 60, sample=30)
+POLL_ADDRESS = Budget(3000, 60, sample=100)
 READ = Budget(180, 60, sample=5)
 READ_ADDRESS = Budget(1800, 60, sample=5)
 PUBLIC_ADDRESS = Budget(120, 60, sample=5)
+STATIC = Budget(600, 60, sample=10)
 ACTION = Budget(20, 60)
 ACTION_ADDRESS = Budget(200, 60, sample=2)
 CREATIONS_PER_ADDRESS = Budget(5, 600)  # a few per ten minutes
@@ -36,7 +37,9 @@ ROUTES: dict[Route, tuple[Budget | None, Budget]] = {
     ("GET", "/v1/health"): (None, PUBLIC_ADDRESS),
     ("GET", "/v1/languages"): (None, PUBLIC_ADDRESS),
     ("GET", "/"): (None, PUBLIC_ADDRESS),
-    ("GET", "/static/{filename}"): (None, Budget(600, 60, sample=10)),
+    ("GET", "/static/{filename}"): (None, STATIC),
+    ("GET", "/static/version.js"): (None, STATIC),  # the shell's version (no cache)
+    ("GET", "/sw.js"): (None, STATIC),  # the service worker, served from the root for its scope
     # R18: fresh players are what a rating farm needs. The global ceiling is in the service.
     ("POST", "/v1/players"): (None, CREATIONS_PER_ADDRESS),
     ("GET", "/v1/me"): (READ, READ_ADDRESS),

@@ -214,12 +214,12 @@ def test_r9_a_player_who_is_out_watches_every_few_seconds_unless_watching_a_duel
     assert t.player(loser).lives == 0
     last = duel(t)
     at = max(now, last.turn_started_at + QUIET)
-    assert poll_after_ms(t, Viewer(loser), at) == polling.DUELS_MS
+    assert poll_after_ms(t, Viewer(loser), at) == polling.OUT_MS
     watching = poll_after_ms(t, Viewer(loser, watching=last.id), at)
     assert watching == min(EVERY, last.deadline + MARGIN - at)
     # Watching a duel that is over changes nothing.
     over = duel(t, 1).id
-    assert poll_after_ms(t, Viewer(loser, watching=over), at) == polling.DUELS_MS
+    assert poll_after_ms(t, Viewer(loser, watching=over), at) == polling.OUT_MS
 
 
 def test_d14_r22_out_in_a_group_polls_fast_only_once_the_group_may_start_again(
@@ -233,7 +233,7 @@ def test_d14_r22_out_in_a_group_polls_fast_only_once_the_group_may_start_again(
     playing_on = duel(t).players[0]
     at = max(now, duel(t).turn_started_at + QUIET)
     with_member = _with_group(t, {loser, playing_on})
-    assert poll_after_ms(with_member, Viewer(loser, group="g1"), at) == polling.DUELS_MS
+    assert poll_after_ms(with_member, Viewer(loser, group="g1"), at) == polling.OUT_MS
     alone = _with_group(t, {loser})
     assert poll_after_ms(alone, Viewer(loser, group="g1"), at) == polling.GROUP_MS
     # A member who is out too does not hold the group back.
