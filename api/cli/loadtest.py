@@ -157,8 +157,21 @@ def run(args: argparse.Namespace) -> int:
         f"{args.url or 'the local stack (' + args.backend + ')'}",
         file=sys.stderr,
     )
+    report, harness = _run(args, args.tournaments, settings)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "loadtest.json").write_text(json.dumps(report, indent=2) + "\n")
+    plot(harness, args.out / "loadtest.png")
+    print(summary(report))
+    print(f"wrote {args.out / 'loadtest.json'} and {args.out / 'loadtest.png'}")
+    return 0
+
+
+def _run(
+    args: argparse.Namespace, tournaments: int, settings: Settings | None
+) -> tuple[dict[str, Any], Any]:
+    """One load test of `tournaments` as the arguments say; the local stack, if any, stopped."""
     report, harness, stack = run_loadtest(
-        tournaments=args.tournaments,
+        tournaments=tournaments,
         duration_s=args.duration,
         url=args.url,
         settings=settings,
@@ -172,12 +185,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if stack is not None:
         stack.close()
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "loadtest.json").write_text(json.dumps(report, indent=2) + "\n")
-    plot(harness, args.out / "loadtest.png")
-    print(summary(report))
-    print(f"wrote {args.out / 'loadtest.json'} and {args.out / 'loadtest.png'}")
-    return 0
+    return report, harness
 
 
 def held(report: dict[str, Any]) -> bool:
@@ -196,21 +204,7 @@ def step_up(args: argparse.Namespace) -> int:
     while n <= args.max_tournaments:
         print(f"step: {n} tournaments for {args.duration:g} s ({args.backend})", file=sys.stderr)
         settings = None if args.url else local_settings(args.turn_seconds, args.intro_seconds)
-        report, _, stack = run_loadtest(
-            tournaments=n,
-            duration_s=args.duration,
-            url=args.url,
-            settings=settings,
-            backend=args.backend,
-            language_codes=languages(args.languages),
-            bot_key=args.bot_key,
-            think_scale=args.think_scale,
-            prices=PriceModel(lambda_memory_mb=args.lambda_memory_mb),
-            seed=args.seed,
-            progress=True,
-        )
-        if stack is not None:
-            stack.close()
+        report, _ = _run(args, n, settings)
         (args.out / f"step-{n}.json").write_text(json.dumps(report, indent=2) + "\n")
         targets = report["targets"]
         step = {
