@@ -50,8 +50,9 @@ def main() -> int:
 
 def serve(settings: Settings, where: str) -> None:
     create_table(settings)
-    service = Service(Context(DynamoRepository(settings), settings))
-    loop.start(service)
+    repo = DynamoRepository(settings)
+    service = Service(Context(repo, settings))
+    sweeping = loop.start(service)
     app = create_app(service)
     if settings.bots:
         pool = BotPool(f"http://127.0.0.1:{settings.port}", settings, service.ctx.repo)
@@ -70,7 +71,12 @@ def serve(settings: Settings, where: str) -> None:
         file=sys.stderr,
         flush=True,
     )
-    run_simple("127.0.0.1", settings.port, app, threaded=True, use_reloader=False)
+    try:
+        run_simple("127.0.0.1", settings.port, app, threaded=True, use_reloader=False)
+    finally:
+        # Before the store stops (main): no sweep may be left waiting on it.
+        sweeping.stop()
+        repo.close()
 
 
 if __name__ == "__main__":

@@ -13,9 +13,20 @@ from api.storage.repository import StorageError
 log = logging.getLogger("wordle_tournament")
 
 
-def start(service: Service, interval_s: float = 1.0) -> threading.Event:
+class Sweeping(threading.Event):
+    """Set it to stop sweeping; `stop()` also waits for a sweep under way to end, so that the
+    store can be closed after it and no query is left waiting on a store that has gone."""
+
+    thread: threading.Thread
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        self.set()
+        self.thread.join(timeout_s)
+
+
+def start(service: Service, interval_s: float = 1.0) -> Sweeping:
     """Sweep every `interval_s` seconds until the returned event is set."""
-    stop = threading.Event()
+    stop = Sweeping()
 
     def run() -> None:
         while not stop.wait(interval_s):
@@ -25,5 +36,6 @@ def start(service: Service, interval_s: float = 1.0) -> threading.Event:
             except (ServiceError, StorageError) as exc:
                 log.warning("sweep failed", extra={"fields": {"error": str(exc)}})
 
-    threading.Thread(target=run, name="sweep", daemon=True).start()
+    stop.thread = threading.Thread(target=run, name="sweep", daemon=True)
+    stop.thread.start()
     return stop

@@ -15,10 +15,10 @@ time; only guesses come at moments nobody knows, and even those follow a pace.
   guesses may end the round, and the next intro (R2) must be on screen from its start, so like
   a player of that duel (with a wider margin: a round's end makes every waiting player late
   at once); with two left every 4 s, with more every 6 s (the round needs that many endings).
-- Out (R9): no next round, so every 10 s; but free (D14), so in a group that may start again
-  (no member still plays here, R22) every 2 s, since its leader may seat them in a new
-  tournament at any moment. A client that shows one duel (it sends `watch`) is polled like a
-  player of that duel.
+- Out (R9): no next round, so every 10 s; but free (D14), so in a group every 3 s while a
+  member still plays here (the last may leave at any moment, R22) and every 2 s once none
+  does, since its leader may seat them in a new tournament at any moment. A client that shows
+  one duel (it sends `watch`) is polled like a player of that duel.
 - Finished: nothing changes any more, but a group's leader may seat its members in a new
   tournament at any time (R22): a group member polls every two seconds, anyone else rarely.
 
@@ -49,6 +49,9 @@ PACE_TURNS = 8
 TWO_DUELS_MS = 4_000  # two duels left: the round needs both to end
 DUELS_MS = 6_000  # three or more left
 OUT_MS = 10_000  # out and only watching: no next round for them, only places to fix (D1)
+# Out in a group while a member plays on: the last one may leave at any moment and the leader
+# seat everyone at once (R22), whose first intro (R2) they must not miss.
+GROUP_WAIT_MS = 3_000
 GROUP_MS = 2_000  # out or finished, in a group that may start again (R22, D14)
 IDLE_MS = 30_000  # finished, no group: only the player's own actions move them
 MIN_MS = 200
@@ -127,7 +130,10 @@ def _in_duels(t: Tournament, viewer: Viewer, now: int) -> int:
     if not playing_on:
         # Out, only watching (R9); but free (D14), so a group's leader may seat them anew,
         # once no member of the group plays on here (R22).
-        wait = GROUP_MS if _group_may_start(t, viewer) else OUT_MS
+        if viewer.group is None:
+            wait = OUT_MS
+        else:
+            wait = GROUP_MS if _group_may_start(t, viewer) else GROUP_WAIT_MS
     elif (own := rnd.duel_of(viewer.id)) is not None and own.ended_at is None:
         if own.to_play == viewer.id:
             return _after_deadline(own, now)

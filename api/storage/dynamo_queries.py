@@ -79,6 +79,14 @@ class IndexQueries:
         ]
         return [f.result() for f in futures]
 
+    def close(self) -> None:
+        """Stop the threads that read shards in parallel (their queries left undone are
+        cancelled); the interpreter waits for them at exit otherwise."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
     def _query_pool(self) -> ThreadPoolExecutor:
         with self._pool_lock:
             if self._pool is None:

@@ -90,7 +90,8 @@ def test_the_cloudformation_table_is_table_definition() -> None:
 def _dynamodb_calls() -> set[str]:
     """The DynamoDB API operations the function can make, read from the repository's code.
 
-    Every `self._conn.X(...)`/`.connection.X(...)` call in DynamoRepository's methods (table
+    Every `self._conn.X(...)`/`.connection.X(...)` call in DynamoRepository's methods and those
+    of the classes it is made of (table
     management excepted: `db create` and the tests run it, never the function), mapped to its
     operation; `dispatch(f"{op.kind}Item")` gives the kinds of `Op` (api/storage/writes.py).
     """
@@ -107,11 +108,20 @@ def _dynamodb_calls() -> set[str]:
     }
     admin = {"create_table", "delete_table"}
     helpers = {"get_operation_kwargs"}  # builds arguments, calls nothing
-    source = inspect.getsource(dynamo.DynamoRepository)
-    tree = ast.parse(source)
+    # The repository and the parts it is made of (index queries, players' records...).
+    parts = [
+        cls
+        for cls in dynamo.DynamoRepository.__mro__
+        if cls.__module__.startswith("api.storage.dynamo")
+    ]
+    methods = [
+        method
+        for cls in parts
+        for method in ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
+    ]
     found: set[str] = set()
     unknown: set[str] = set()
-    for method in tree.body[0].body:  # type: ignore[attr-defined]
+    for method in methods:
         if not isinstance(method, ast.FunctionDef) or method.name in admin:
             continue
         for node in ast.walk(method):

@@ -160,7 +160,7 @@ class Table:
         duel = self.duel_of(tid, player_id)
         puppet = self.puppet(player_id)
         assert duel is not None and puppet is not None
-        return puppet.play(tid, self.filler(duel, n))
+        return puppet.play(tid, self.filler(duel, n), duel_id=duel.id)
 
     def first_puppet_wins(self, tid: str, duel: Duel) -> str:
         """One of the duel's puppets wins it (the one to play first if both are puppets), unless
