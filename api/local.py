@@ -7,8 +7,10 @@ the practice bots' pool (WT_BOTS). Ctrl-C or SIGTERM stops everything, DynamoDB 
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import secrets
+import signal
 import sys
 from dataclasses import replace
 
@@ -40,12 +42,17 @@ def local_settings(env: dict[str, str]) -> Settings:
 def main() -> int:
     settings = local_settings(dict(os.environ))
     stop_on_sigterm()
+    faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
     store = open_store(settings)
     try:
         serve(store.settings, store.where)
     finally:
         store.close()
-    return 0
+        # Everything that holds data is stopped; leave without waiting for worker threads
+        # that may be blocked on a store that has gone (the interpreter would join them).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def serve(settings: Settings, where: str) -> None:

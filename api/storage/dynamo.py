@@ -129,6 +129,7 @@ class DynamoRepository(IndexQueries, ResultsStore, Repository):
         self._images = ImageCache()
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._closed = False
         if botocore_session is not None:
             # PynamoDB keeps a session per thread; this thread's is the one that makes the client.
             self._conn.connection._local.session = botocore_session

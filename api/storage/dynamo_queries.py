@@ -36,6 +36,7 @@ class IndexQueries:
     layout: Layout
     _pool: ThreadPoolExecutor | None
     _pool_lock: threading.Lock
+    _closed: bool
 
     def _query(
         self,
@@ -84,11 +85,14 @@ class IndexQueries:
         cancelled); the interpreter waits for them at exit otherwise."""
         with self._pool_lock:
             pool, self._pool = self._pool, None
+            self._closed = True
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def _query_pool(self) -> ThreadPoolExecutor:
         with self._pool_lock:
+            if self._closed:
+                raise RuntimeError("the repository is closed")
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="query")
             return self._pool

@@ -86,6 +86,9 @@ class Stack:
             self.process.wait()
             raise
 
+    def log_text(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
+
     def call(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
         headers = {"Content-Type": "application/json", "X-Bot-Key": BOT_KEY}
         if token:
@@ -101,7 +104,15 @@ class Stack:
 
     def stop(self, how: signal.Signals) -> None:
         self.process.send_signal(how)
-        assert self.process.wait(timeout=30) is not None
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGUSR1)  # its threads' stacks into the log
+            time.sleep(1)
+            self.process.kill()
+            self.process.wait()
+            self.log.flush()
+            pytest.fail(f"`make run` outlived {how.name} by 30 s:\n{self.log_text()[-6000:]}")
         self.log.close()
         assert _gone(self.java), f"java {self.java} outlived `make run` after {how.name}"
 
