@@ -42,6 +42,9 @@ def local_settings(env: dict[str, str]) -> Settings:
 def main() -> int:
     settings = local_settings(dict(os.environ))
     stop_on_sigterm()
+    # Ctrl-C stops it even when started from a shell that ignores SIGINT for background jobs
+    # (the child inherits the ignore, and Python then installs no KeyboardInterrupt handler).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
     store = open_store(settings)
     try:
