@@ -51,11 +51,7 @@ def main() -> int:
         serve(store.settings, store.where)
     finally:
         store.close()
-        # Everything that holds data is stopped; leave without waiting for worker threads
-        # that may be blocked on a store that has gone (the interpreter would join them).
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
+    return 0
 
 
 def serve(settings: Settings, where: str) -> None:
