@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.events import Event
-from core.records import evolve
+from core.evolve import evolve
 from core.tournament import advance
 from core.tournament_state import Tournament
 from core.words import WordSource

@@ -23,7 +23,7 @@ from core.events import (
     TournamentFinished,
 )
 from core.pairing import pair
-from core.records import evolve
+from core.evolve import evolve
 from core.timing import PLAYERS_PER_TOURNAMENT, Timing
 
 # Re-exported: callers build tournaments from `tm.Seat`s and read `tm.Tournament`s.

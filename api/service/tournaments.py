@@ -22,7 +22,7 @@ from core import views
 from core.errors import GameError
 from core.events import Event, PlaceFixed
 from core.outages import Outage, absorb_all
-from core.records import evolve
+from core.evolve import evolve
 from core.tournament_state import Tournament
 from core.words import WordSource
 

@@ -45,7 +45,7 @@ from api.storage.table import (
 from api.storage.traffic import TABLE, unknown_entry
 from core.leaderboard import Board
 from core.lobby import heard_from
-from core.records import evolve
+from core.evolve import evolve
 
 Key = tuple[type, str]
 INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord)

@@ -11,7 +11,7 @@ from api.http import polling
 from api.http.polling import Viewer, answer_times, poll_after_ms, quiet_ms
 from core import tournament as tm
 from core.duel import Duel
-from core.records import evolve
+from core.evolve import evolve
 from core.timing import Timing
 from tests.core.helpers import (
     INTRO,

@@ -16,7 +16,7 @@ from core import tournament as tm
 from core.duel import Duel, Word
 from core.events import Event
 from core.feedback import score
-from core.records import evolve
+from core.evolve import evolve
 from core.timing import MAX_ROWS, Timing
 from core.words import WORD_LENGTHS, WordSource
 

@@ -26,7 +26,7 @@ from api.bots.http import Http
 from api.service.context import words_for
 from api.service.tournaments import with_contacts
 from core import tournament as tm
-from core.records import evolve
+from core.evolve import evolve
 from core.tournament_state import Tournament
 from tests.api.helpers import assert_invariants, fillers
 from tests.races.conftest import TIMING, RaceStack
