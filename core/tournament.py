@@ -22,8 +22,8 @@ from core.events import (
     RoundStarted,
     TournamentFinished,
 )
-from core.pairing import pair
 from core.evolve import evolve
+from core.pairing import pair
 from core.timing import PLAYERS_PER_TOURNAMENT, Timing
 
 # Re-exported: callers build tournaments from `tm.Seat`s and read `tm.Tournament`s.

@@ -21,8 +21,8 @@ from core import tournament as tm
 from core import views
 from core.errors import GameError
 from core.events import Event, PlaceFixed
-from core.outages import Outage, absorb_all
 from core.evolve import evolve
+from core.outages import Outage, absorb_all
 from core.tournament_state import Tournament
 from core.words import WordSource
 

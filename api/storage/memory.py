@@ -43,9 +43,9 @@ from api.storage.table import (
     rating_bands,
 )
 from api.storage.traffic import TABLE, unknown_entry
+from core.evolve import evolve
 from core.leaderboard import Board
 from core.lobby import heard_from
-from core.evolve import evolve
 
 Key = tuple[type, str]
 INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord)

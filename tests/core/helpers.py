@@ -15,8 +15,8 @@ from core import serialization
 from core import tournament as tm
 from core.duel import Duel, Word
 from core.events import Event
-from core.feedback import score
 from core.evolve import evolve
+from core.feedback import score
 from core.timing import MAX_ROWS, Timing
 from core.words import WORD_LENGTHS, WordSource
 
