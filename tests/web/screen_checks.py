@@ -24,7 +24,6 @@ def fits(page: Any, where: str, width: int = 360) -> None:
 
 
 def snap(page: Any, path: Path, full: bool = True) -> None:
-    page.wait_for_timeout(350)  # the screen's entry animation
     page.screenshot(path=str(path), full_page=full)
 
 

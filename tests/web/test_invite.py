@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Live
-from tests.web.test_browser import Shots, new_page
+from tests.web.pages import Shots, new_page
 
 pytestmark = pytest.mark.slow
 

@@ -19,8 +19,8 @@ import pytest
 
 import wordlists
 from tests.web.conftest import Live
+from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table
-from tests.web.test_browser import Shots, new_page
 
 pytestmark = pytest.mark.slow
 

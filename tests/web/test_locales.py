@@ -3,18 +3,17 @@ api/web/static/i18n/, each complete, with the English placeholders, the plural f
 needs, and nothing left silently in English; every key the client asks for exists, and every
 error code the API can send has a message.
 
-The plural tables below are CLDR's, as Intl.PluralRules applies them to the whole numbers the
-game shows (0–1000); tests/web/test_languages.py checks them against chromium's own Intl.
+The plural tables are CLDR's (tests/web/catalogues.py), as Intl.PluralRules applies them to the
+whole numbers the game shows (0–1000); tests/web/test_languages.py checks them against chromium's
+own Intl.
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,41 +22,22 @@ from api.http import app as http_app
 from api.web import STATIC
 from core import nicknames, rating, timing
 from core.lobby import RATING_WINDOW
+from tests.web.catalogues import (
+    CARDINAL,
+    CODES,
+    ENGLISH,
+    I18N,
+    LOCALES,
+    ORDINAL,
+    OTHERS,
+    PLACEHOLDER,
+    catalogue,
+    client_locales,
+    forms,
+    placeholders,
+)
 
-I18N = STATIC / "i18n"
-CODES = tuple(wordlists.LANGUAGES)
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def client_locales() -> dict[str, str]:
-    """The languages the client offers (strings.js LOCALES): code → the language's own name."""
-    source = (STATIC / "strings.js").read_text(encoding="utf-8")
-    block = source.split("export const LOCALES = Object.freeze({", 1)[1].split("});", 1)[0]
-    return dict(re.findall(r'^\s*(\w+): "([^"]+)",', block, re.M))
-
-
-LOCALES = tuple(client_locales())
-OTHERS = tuple(code for code in LOCALES if code != "en")
-
-# Cardinal categories. ru, uk and pl need four ("other" is their form for fractions); id needs
-# one; fr/es/it/pt's CLDR "many" only applies from a million, which the game never shows.
-CARDINAL: dict[str, set[str]] = {
-    **{code: {"one", "other"} for code in CODES},
-    "id": {"other"},
-    "ru": {"one", "few", "many", "other"},
-    "uk": {"one", "few", "many", "other"},
-    "pl": {"one", "few", "many", "other"},
-}
-# Ordinal categories (keys ending in ".ordinal"): "1st 2nd 3rd 4th", Italian "l'8º", Kazakh
-# "-шы" after 6, 9, 10…, Ukrainian "3-тє".
-ORDINAL: dict[str, set[str]] = {
-    **{code: {"other"} for code in CODES},
-    "en": {"one", "two", "few", "other"},
-    "fr": {"one", "other"},
-    "it": {"many", "other"},
-    "kk": {"many", "other"},
-    "uk": {"few", "other"},
-}
 
 # Values a translation may share with English, on purpose: names, symbols, loanwords the
 # language really uses. Anything else equal to English is an untranslated string.
@@ -84,25 +64,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "uk": set(),
 }
 
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 FORM = re.compile(r"^(zero|one|two|few|many|other|=\d+)$")
-
-
-def catalogue(code: str) -> dict[str, Any]:
-    data = json.loads((I18N / f"{code}.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
-
-
-ENGLISH = catalogue("en")
-
-
-def forms(value: Any) -> list[str]:
-    return list(value.values()) if isinstance(value, dict) else [value]
-
-
-def placeholders(value: Any) -> set[str]:
-    return {name for text in forms(value) for name in PLACEHOLDER.findall(text)}
 
 
 def test_d17_the_interface_speaks_the_13_languages_of_the_words() -> None:
@@ -215,7 +177,8 @@ def _error_codes() -> set[str]:
     keyword, the reasons `busy()` returns, and the generic HTTP errors."""
     codes = set(http_app._HTTP_CODES.values()) | {"internal_error"}
     for path in [*ROOT.joinpath("api").rglob("*.py"), ROOT / "core" / "errors.py"]:
-        if "bots" in path.parts or "web" in path.parts:
+        parts = path.relative_to(ROOT).parts  # the checkout's own folder may be called "web"
+        if "bots" in parts or "web" in parts:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

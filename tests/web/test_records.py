@@ -19,12 +19,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 
+from tests.web.catalogues import ENGLISH, catalogue
 from tests.web.conftest import Live
+from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table
 from tests.web.screen_checks import fits, snap, text
 from tests.web.share_text import expected_share, ordinal, shows, signed
-from tests.web.test_browser import Shots, new_page
-from tests.web.test_locales import ENGLISH, catalogue
 
 pytestmark = pytest.mark.slow
 

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from core.timing import MAX_ROWS
+from tests.web.catalogues import catalogue
 from tests.web.conftest import Live
+from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table, wait_until
 from tests.web.screen_checks import fits
-from tests.web.test_browser import Shots, new_page
-from tests.web.test_locales import catalogue
 
 pytestmark = pytest.mark.slow
 
@@ -176,7 +176,6 @@ def results_page(
     page.add_init_script(f"localStorage.setItem('wt.token', {token!r})")
     page.goto(f"{live.url}/#/t/{tid}")
     page.wait_for_selector("#results #standings")
-    page.wait_for_timeout(400)  # the medallion's entry animation
     return context, page, errors
 
 

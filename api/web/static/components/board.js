@@ -1,6 +1,6 @@
 // The shared board of a duel: up to 12 rows, each showing who played it (R10, D4).
 
-import { h, replace } from "../dom.js";
+import { h, reducedMotion, replace } from "../dom.js";
 import { formatList, t } from "../strings.js";
 import { hue, initials, tileText } from "../screens/common.js";
 
@@ -36,7 +36,7 @@ export class Board {
     }
     const len = duel.word_length;
     this.length = len;
-    if (this.seen !== null && duel.rows.length > this.seen) {
+    if (this.seen !== null && duel.rows.length > this.seen && !reducedMotion()) {
       this.flipFrom = this.flipping() ? this.flipFrom : this.seen;
       this.flipStart = this.flipping() ? this.flipStart : Date.now();
     }
