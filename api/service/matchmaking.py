@@ -198,7 +198,7 @@ class Matchmaking:
             "max": me.rating + lb.RATING_WINDOW,
             "widens": False,
         }
-        idle = {"queued": False, "window": window, "lobby": None}
+        idle = {"queued": False, "window": window, "lobby": None, "bots_at": None}
         if me.lobby_id is None:
             return idle
         lobby_id = me.lobby_id
@@ -216,6 +216,7 @@ class Matchmaking:
         if tended is None or not tended.open:
             return idle  # it started (or the player is gone): GET /v1/me says where
         together = {s.player for s in tended.lobby.seats}
+        seated = guarded(lambda: self.ctx.repo.get_players(list(together)))
         searching = sum(
             1
             for other in around
@@ -227,9 +228,20 @@ class Matchmaking:
             "queued": True,
             "waited_ms": max(0, now - (me.queued_at or now)),
             "searching_in_window": searching,
+            "bots_at": self.bots_at(seated),
             "window": window,
             "lobby": lobby_view(tended),
         }
+
+    def bots_at(self, seated: list[PlayerRecord]) -> int | None:
+        """When house bots fill the open lobby whose players are `seated`: WT_BOT_FILL_SECONDS
+        after its last seat was taken (the latest `queued_at`; a D15 move keeps a player's),
+        once a person sits in it. None when house bots are off or only bots sit there."""
+        settings = self.ctx.settings
+        taken = [p.queued_at for p in seated if p.queued_at is not None]
+        if not settings.bots or not taken or all(p.bot for p in seated):
+            return None
+        return max(taken) + settings.bot_fill_ms
 
     def lobby(self, player: PlayerRecord, lobby_id: str) -> dict[str, Any]:
         if not is_id(lobby_id, "l"):

@@ -153,6 +153,15 @@ SCHEMAS: JSON = {
                     "lobbies of each rating band that a poll reads."
                 ),
             },
+            "bots_at": {
+                **NULLABLE_INT,
+                "description": (
+                    "When practice players (house bots) fill the lobby's free seats, in ms "
+                    "since the epoch (server time): WT_BOT_FILL_SECONDS after its last seat "
+                    "was taken, once a person sits in it; it moves on when someone sits down. "
+                    "Null when house bots are off, or when you are not in an open lobby."
+                ),
+            },
             "window": {
                 "type": "object",
                 "description": "Matchmaking only joins lobbies within ±200; it never widens.",
