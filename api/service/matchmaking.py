@@ -33,7 +33,13 @@ def check_language(language: Any) -> str:
     return language
 
 
-def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> dict[str, Any]:
+def lobby_view(
+    record: LobbyRecord,
+    nicknames: dict[str, str] | None = None,
+    bots: set[str] | None = None,
+) -> dict[str, Any]:
+    """A lobby's seats: nicknames when `nicknames` are known, and whether each is a house bot
+    when `bots` (the seated bots' ids) is known, else null."""
     lobby = record.lobby
     return {
         "id": lobby.id,
@@ -41,7 +47,11 @@ def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> 
         "created_at": lobby.created_at,
         "rating": round(lobby.rating) if lobby.seats else None,
         "seats": [
-            {"player_id": s.player, "nickname": (nicknames or {}).get(s.player)}
+            {
+                "player_id": s.player,
+                "nickname": (nicknames or {}).get(s.player),
+                "bot": None if bots is None else s.player in bots,
+            }
             for s in lobby.seats
         ],
         "open_seats": lobby.open_seats,
@@ -230,7 +240,7 @@ class Matchmaking:
             "searching_in_window": searching,
             "bots_at": self.bots_at(seated),
             "window": window,
-            "lobby": lobby_view(tended),
+            "lobby": lobby_view(tended, bots={p.id for p in seated if p.bot}),
         }
 
     def bots_at(self, seated: list[PlayerRecord]) -> int | None:
@@ -253,8 +263,11 @@ class Matchmaking:
         if player.id not in seats:
             raise errors.Forbidden("only seated players may see a lobby", code="not_seated")
         self.lobbies.heard_from(record, player.id, self.ctx.now())
-        known = {p.id: p.nickname for p in guarded(lambda: self.ctx.repo.get_players(seats))}
+        players = guarded(lambda: self.ctx.repo.get_players(seats))
+        known = {p.id: p.nickname for p in players}
         present = [s for s in seats if s in known]
         return lobby_view(
-            record, dict(zip(present, names.shown([known[s] for s in present]), strict=True))
+            record,
+            dict(zip(present, names.shown([known[s] for s in present]), strict=True)),
+            bots={p.id for p in players if p.bot},
         )

@@ -129,7 +129,15 @@ SCHEMAS: JSON = {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "properties": {"player_id": {"type": "string"}, "nickname": NULLABLE_STR},
+                    "properties": {
+                        "player_id": {"type": "string"},
+                        "nickname": NULLABLE_STR,
+                        "bot": {
+                            "type": ["boolean", "null"],
+                            "description": "A house bot (a practice player); null where the "
+                            "answer does not read the seated players.",
+                        },
+                    },
                 },
             },
             "open_seats": {"type": "integer"},
