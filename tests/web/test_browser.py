@@ -197,12 +197,10 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
                     "#out-rating .pill.provisional", state="detached", timeout=60_000
                 )
                 shot("out-placed")
-                live = page.locator("#duel-grid .mini-duel.live")
-                if live.count():
-                    live.first.click()
-                    page.wait_for_selector("#watch #watch-board")
+                # R9: a live duel full size, without a click (tests/web/test_featured.py).
+                if page.locator("#duel-grid .mini-duel.live").count():
+                    page.wait_for_selector("#featured #featured-board")
                     shot("watch")
-                    page.click("#watch-back")
             continue
         page.wait_for_timeout(150)
     else:
