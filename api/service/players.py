@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from api.service import errors, names
+from api.service.board_names import BoardNames
 from api.service.context import Context, guarded, is_id, retry_on_conflict
 from api.service.limits import Budget, spread
 from api.service.where import where
@@ -32,6 +33,7 @@ def _hash(secret: str) -> str:
 class Players:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.board_names = BoardNames(ctx)
 
     def create(
         self, client: str, bot: bool = False, rating: int | None = None
@@ -121,21 +123,27 @@ class Players:
 
     def rename(self, player: PlayerRecord, nickname: Any) -> PlayerRecord:
         """R25: a new nickname, unless it looks like (UTS #39 skeleton) the name of another
-        player in the caller's lobby or group (422 `invalid_nickname`, reason `look_alike`).
-        A live tournament keeps the names it started with, so a rename while playing shows
-        from the next one."""
+        player in the caller's lobby or group, or of anyone else shown on a leaderboard (422
+        `invalid_nickname`, reason `look_alike`). A live tournament keeps the names it started
+        with, so a rename while playing shows from the next one."""
         if not isinstance(nickname, str):
             raise errors.Invalid("nickname must be a string", code="invalid_nickname")
         try:
             cleaned = names.validate(nickname)
         except GameError as exc:
             raise errors.from_game_error(exc) from exc
+        wanted = names.key(cleaned)
+        if self.board_names.holders(wanted) - {player.id}:
+            raise errors.Invalid(
+                "a player on a leaderboard has a nickname that looks the same: pick another one",
+                code="invalid_nickname",
+                reason="look_alike",
+            )
 
         def attempt() -> PlayerRecord:
             current = self.ctx.repo.get_player(player.id)
             if current is None:
                 raise errors.NotFound("player not found")
-            wanted = names.key(cleaned)
             for other in self._neighbours(current):
                 if names.key(other.nickname) == wanted:
                     raise errors.Invalid(
