@@ -105,7 +105,7 @@ def test_r25_a_tournament_numbers_look_alike_names(game: Game) -> None:
 
 
 def test_r25_a_look_alike_of_a_name_on_a_leaderboard_is_422(game: Game, service: Service) -> None:
-    """A Cyrillic РауРаl must not stand beside PayPal on the leaderboard (issue 22), wherever
+    """A Cyrillic РауРаl must not stand beside PayPal on the leaderboard, wherever
     the renaming player is; the player shown may still vary their own name."""
     players = game.new_players(8)
     assert rename(game, players[0], "PayPal").status_code == 200

@@ -1,4 +1,4 @@
-"""R25, issue 22: how well the blocked-words filter does, in figures.
+"""R25: how well the blocked-words filter does, in figures.
 
 Two lists kept beside this file: `probes.txt`, obscenities, slurs and hate slogans of the 13
 languages as players write them (the audit's misses first), every one to be refused; and
@@ -17,7 +17,7 @@ from api.service import names
 from core import errors
 
 DATA = Path(__file__).parent / "nickname_data"
-# The misses the audit names (issue 22: 57 of its 73 probe words were refused), first in
+# The misses an audit of the old filter named (it refused 57 of its 73 probe words), first in
 # probes.txt.
 AUDIT_MISSES = (
     "hui",
