@@ -149,7 +149,7 @@ def openapi_document() -> JSON:
                                 }
                             }
                         },
-                    }
+                    },
                 },
             )
         },
