@@ -65,10 +65,3 @@ def forms(value: Any) -> list[str]:
 
 def placeholders(value: Any) -> set[str]:
     return {name for text in forms(value) for name in PLACEHOLDER.findall(text)}
-
-
-def fill(message: Any, n: int | None = None, **values: Any) -> str:
-    """A message as the client shows it for a whole number `n` of CLDR category "other" (or
-    its only form): the placeholders filled."""
-    text = message if isinstance(message, str) else message.get(f"={n}", message["other"])
-    return PLACEHOLDER.sub(lambda m: str({"n": n, **values}.get(m[1], m[0])), text)

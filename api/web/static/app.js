@@ -206,12 +206,16 @@ async function untilCreated(task) {
     } catch (err) {
       if (!(err && err.creation && err.status === 429)) throw err;
       document.body.classList.remove("offline");
-      await limited(err.retryAfter ?? CREATE_RETRY_S);
+      await limited(err.retryAfter ?? CREATE_RETRY_S, (err.details && err.details.scope) || null);
     }
   }
 }
 
-function limited(seconds) {
+// Why, from the refusal's scope (the address, its network, everyone: too_many_new_players);
+// any other 429 of the creation gets the general words.
+const WHY = { address: "create.why.address", network: "create.why.network", global: "create.why.global" };
+
+function limited(seconds, scope) {
   const until = Date.now() + Math.max(1, seconds) * 1000;
   const text = h("p", { id: "create-wait", role: "timer" });
   replace(
@@ -220,6 +224,7 @@ function limited(seconds) {
       "section",
       { class: "card center limited-card", id: "create-limited", role: "status" },
       h("h1", { id: "create-title" }, t("create.title")),
+      h("p", { class: "limited-why", id: "create-why" }, t(WHY[scope] || "create.why")),
       text,
     ),
   );
