@@ -2,7 +2,7 @@
 
 import { h, reducedMotion, replace } from "../dom.js";
 import { formatList, t } from "../strings.js";
-import { hue, initials, tileText } from "../screens/common.js";
+import { hue, initials, tileText, tone } from "../screens/common.js";
 
 export const MAX_ROWS = 12;
 const CLASS = { G: "mG", Y: "mY", "-": "mX" };
@@ -106,7 +106,7 @@ export class Board {
   by(id, name) {
     return h(
       "span",
-      { class: "by", style: { "--hue": hue(id) }, title: name, "aria-hidden": "true" },
+      { class: "by", style: { "--hue": hue(id), "--tone": `${tone(hue(id))}%` }, title: name, "aria-hidden": "true" },
       initials(name),
     );
   }
