@@ -59,16 +59,19 @@ class Live:
     app: Flask
 
 
+BOT_KEY = "web-e2e-bot-key"
+
+
 @contextmanager
-def serving(timing: Timing, bots: bool) -> Iterator[Live]:
+def serving(timing: Timing, bots: bool, bot_fill_ms: int = 300) -> Iterator[Live]:
     """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
-    bots' pool, which fills a lobby with a person in it after 300 ms."""
+    bots' pool, which fills a lobby with a person in it after `bot_fill_ms`."""
     settings = Settings(
         timing=timing,
         rate_limits=False,
         bots=bots,
-        bot_fill_ms=300,
-        bot_key="web-e2e-bot-key",
+        bot_fill_ms=bot_fill_ms,
+        bot_key=BOT_KEY,
     )
     service = Service(Context(InMemoryRepository(), settings))
     app = create_app(service)

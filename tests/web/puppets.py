@@ -38,10 +38,17 @@ def wait_until(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> 
 class Puppet:
     """One player over HTTP."""
 
-    def __init__(self, url: str, token: str | None = None, nickname: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        nickname: str | None = None,
+        bot_key: str | None = None,
+    ) -> None:
+        """A new player (a house bot with the server's `bot_key`), or the one of `token`."""
         self.client = BotClient(Http(url))
         if token is None:
-            self.client.create_player()
+            self.client.create_player(bot=bot_key is not None, bot_key=bot_key)
         else:
             self.client.token = token
             self.client.player_id = token.split(".", 1)[0]

@@ -52,9 +52,18 @@ export async function mount(root, _arg, { go }) {
     }
   }
 
+  let drawn = ""; // the seats as last drawn: drawn again only when they change (each new
+  // avatar pops in, css/home.css, which must not replay at every poll)
+
   function render() {
     const taken = lobby.seats.length;
     count.textContent = taken >= SEATS ? t("lobby.starting") : t("lobby.seats", { n: taken });
+    const w = status.window;
+    windowText.textContent = w ? formatRange(w.min, w.max) : "—";
+    searching.textContent = formatNumber(status.searching_in_window ?? 0);
+    const key = JSON.stringify(lobby.seats.map((seat) => [seat.player_id, seat.nickname || names.get(seat.player_id) || "", Boolean(seat.bot || botIds.has(seat.player_id))]));
+    if (key === drawn) return;
+    drawn = key;
     const items = [];
     for (let i = 0; i < SEATS; i++) {
       const seat = lobby.seats[i];
@@ -82,9 +91,6 @@ export async function mount(root, _arg, { go }) {
     }
     replace(seats, items);
     fitNames(seats);
-    const w = status.window;
-    windowText.textContent = w ? formatRange(w.min, w.max) : "—";
-    searching.textContent = formatNumber(status.searching_in_window ?? 0);
   }
 
   function tick() {
