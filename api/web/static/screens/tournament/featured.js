@@ -134,6 +134,7 @@ export class FeaturedView {
         "div",
         { class: "featured-head" },
         h("span", { class: `pill ${d.result ? "done" : "live"}` }, d.result ? t("watch.over") : t("watch.live")),
+        h("span", { class: "chip" }, t("duel.letters", { n: d.word_length })),
         // The two players' lines below name them: the title is for screen readers.
         h("h2", { class: "sr-only", id: "featured-title" }, duelTitle(ctx, d.players)),
         pinned
@@ -154,7 +155,6 @@ export class FeaturedView {
           "div",
           { class: "turn-line" },
           h("span", { class: "turn-text", id: "featured-turn" }, turnText),
-          h("span", { class: "chip" }, t("duel.letters", { n: d.word_length })),
           d.result ? null : countdown(started ? d.deadline : ctx.state.starts_at, { id: "featured-clock", cls: "turn-clock" }),
         ),
         d.result ? null : bar(started ? d.deadline : null, ctx.state.timers.turn_ms, "featured-fill"),
