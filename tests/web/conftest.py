@@ -98,7 +98,10 @@ def serving(timing: Timing, bots: bool, bot_fill_ms: int = 300) -> Iterator[Live
         server.shutdown()
 
 
-SHORT = Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+# Against the bots, an intro a test can still catch after its lobby's checks and screenshot on
+# a busy machine (a 1 s intro went by unseen: the language tests then waited for it in vain).
+BOTS_INTRO_MS = 2_500
+SHORT = Timing(turn_ms=TURN_MS, intro_ms=BOTS_INTRO_MS, reconnect_ms=RECONNECT_MS)
 
 
 @pytest.fixture(scope="session")

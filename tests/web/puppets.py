@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from api.bots.client import BotClient
-from api.bots.http import Http
+from api.bots.http import ApiError, Http
 from api.service.tournaments import with_contacts
+from core import nicknames
 from core.duel import Duel
 from core.tournament_state import Tournament
 from tests.api.helpers import fillers
@@ -53,6 +54,7 @@ class Puppet:
             self.client.token = token
             self.client.player_id = token.split(".", 1)[0]
         self.id: str = str(self.client.player_id)
+        self.nickname: str | None = None
         if nickname is not None:
             self.rename(nickname)
 
@@ -60,8 +62,22 @@ class Puppet:
         reply = self.client.call(method, path, body=body)
         return reply.body if isinstance(reply.body, dict) else {}
 
-    def rename(self, nickname: str) -> None:
-        self.call("PATCH", "/v1/me", {"nickname": nickname})
+    def rename(self, nickname: str) -> str:
+        """Take `nickname`, or (R25: a look-alike of someone on a leaderboard is refused, and a
+        session's server keeps its leaderboards) the first of "Ana 2", "Ana 3"… it accepts. The
+        name taken is `self.nickname`."""
+        for k in range(1, 50):
+            suffix = "" if k == 1 else f" {k}"
+            wanted = nickname[: nicknames.MAX_LENGTH - len(suffix)] + suffix
+            try:
+                self.call("PATCH", "/v1/me", {"nickname": wanted})
+            except ApiError as exc:
+                if exc.code != "invalid_nickname":
+                    raise
+                continue
+            self.nickname = wanted
+            return wanted
+        raise AssertionError(f"no free nickname like {nickname!r}")
 
     def me(self) -> JSON:
         return self.call("GET", "/v1/me")

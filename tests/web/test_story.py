@@ -150,6 +150,7 @@ def finished(quiet: Live) -> Iterator[tuple[str, str]]:
     goes out in round 3; one duel of round 2 is a draw; a puppet leaves in round 4; byes come as
     players go out. Yields the tournament and the token."""
     me = Puppet(quiet.url, nickname="Maximilian Alexander")  # 20 characters: the longest
+    assert me.nickname == "Maximilian Alexander"
     table = Table(quiet, Puppet(quiet.url, nickname="Leader Lea"), ["Ana", "Ben", "Cleo", "Eve"])
     table.add(Puppet(quiet.url, nickname="Dmitri Petrovich"))
     table.add(Puppet(quiet.url, nickname="Farid"))
