@@ -63,9 +63,12 @@ BOT_KEY = "web-e2e-bot-key"
 
 
 @contextmanager
-def serving(timing: Timing, bots: bool, bot_fill_ms: int = 300) -> Iterator[Live]:
+def serving(
+    timing: Timing, bots: bool, bot_fill_ms: int = 300, think_scale: float = 0.25
+) -> Iterator[Live]:
     """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
-    bots' pool, which fills a lobby with a person in it after `bot_fill_ms`."""
+    bots' pool, which fills a lobby with a person in it after `bot_fill_ms`; they think
+    `think_scale` of their usual time."""
     settings = Settings(
         timing=timing,
         rate_limits=False,
@@ -81,7 +84,11 @@ def serving(timing: Timing, bots: bool, bot_fill_ms: int = 300) -> Iterator[Live
     if bots:
         # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
         pool = BotPool(
-            url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
+            url,
+            settings,
+            service.ctx.repo,
+            tick_s=0.2,
+            options=PlayOptions(think_scale=think_scale),
         )
         pool.install(app)
     thread = threading.Thread(target=server.serve_forever, name="web-e2e", daemon=True)

@@ -4,12 +4,12 @@ page logging what it shows ten times a second. Prints the figures docs/client.md
 
     .venv/bin/python -m tests.web.wait_share [tournaments] [width] [height]
 
-The browser's player plays its own duels on the page as a person would (a few seconds of
-thought, then a word of the list; now and then the secret, read from the store, so that it
-stays in the game for a while as a good player does). "Waiting" is the time the player is
-still in the tournament but not in an intro or their own duel; "watching" the time after they
-are out, until the results. A sample counts as "looking at a live duel" when the featured
-duel is live and its board is on screen.
+The timers are a third of the real ones (10 s turns, a 3 s intro), and every player thinks as
+the practice bots of medium skill do at that pace: the bots themselves, and the browser's
+player, whose words a bot's brain picks from the board and who types them on the page.
+"Waiting" is the time the player is still in the tournament but not in an intro or their own
+duel; "watching" the time after they are out, until the results. A sample counts as "looking
+at a live duel" when the featured duel is live and its board is on screen.
 """
 
 from __future__ import annotations
@@ -20,15 +20,17 @@ import sys
 import time
 from typing import Any
 
-import wordlists
+from api.bots.client import lexicon
+from api.bots.strategy import MEDIUM, DuelBrain, think_seconds
 from api.service.tournaments import with_contacts
 from core.timing import Timing
 from tests.web.conftest import CHROMIUM, CHROMIUM_FLAGS, Live, serving
 from tests.web.pages import new_page
 
-# A third of the real pace: 10 s turns instead of 30, the bots thinking a quarter of their
-# usual time (tests/web/conftest.py), an intro of 3 s instead of 6.
+# A third of the real pace: 10 s turns instead of 30, an intro of 3 s instead of 6; everyone
+# thinks their usual share of the turn (the bots' think_scale 1).
 TIMING = Timing(turn_ms=10_000, intro_ms=3_000, reconnect_ms=60_000)
+TURN_S = TIMING.turn_ms / 1000
 BUDGET_S = 600
 
 SAMPLER = """
@@ -56,12 +58,13 @@ setInterval(() => {
 """
 
 
-def my_secret(live: Live, tid: str, player: str) -> str | None:
+def my_duel(live: Live, tid: str, player: str) -> Any:
+    """The player's live duel as stored (the brain reads only its public board)."""
     record = live.service.ctx.repo.get_tournament(tid)
     if record is None:
         return None
     duel = with_contacts(record).rounds[-1].duel_of(player)
-    return None if duel is None or duel.ended_at is not None else "".join(duel.secret)
+    return None if duel is None or duel.ended_at is not None else duel
 
 
 def play_one(
@@ -75,32 +78,29 @@ def play_one(
     page.wait_for_function("() => location.hash.startsWith('#/t/')", timeout=60_000)
     tid = page.evaluate("location.hash").split("/")[2]
     me = str(page.evaluate("localStorage.getItem('wt.token')")).split(".", 1)[0]
-    acted: set[tuple[int, int]] = set()
+    acted: set[tuple[str, int]] = set()
+    brains: dict[str, DuelBrain] = {}
     end = time.monotonic() + BUDGET_S
     while time.monotonic() < end:
         view = page.evaluate("document.body.dataset.view || ''")
         if view == "results":
             break
-        if view == "duel" and page.locator("#duel.my-turn").count():
-            row = page.locator("#board .brow.played").count()
-            key = (page.locator("#round-title").count(), row)
+        duel = my_duel(live, tid, me) if view == "duel" else None
+        if duel is not None and page.locator("#duel.my-turn").count():
+            key = (duel.id, len(duel.turns))
             if key not in acted:
                 acted.add(key)
-                page.wait_for_timeout(rng.uniform(1_500, 4_000))  # a person thinks
-                length = int(
-                    page.evaluate(
-                        "getComputedStyle(document.getElementById('board')).getPropertyValue('--len')"
-                    )
-                )
-                secret = my_secret(live, tid, me)
-                word = (
-                    secret
-                    if secret and row >= 2 and rng.random() < 0.45
-                    else "".join(rng.choice(wordlists.accepted_words("en", length)))
-                )
-                if page.locator("#duel.my-turn").count():
-                    page.keyboard.type(word)
-                    page.keyboard.press("Enter")
+                brain = brains.get(duel.id)
+                if brain is None:
+                    words = lexicon("en", len(duel.secret))
+                    brain = brains[duel.id] = DuelBrain(words, MEDIUM, rng)
+                brain.observe([(t.word, t.marks) for t in duel.turns if t.word is not None])
+                think = think_seconds(MEDIUM, TURN_S, rng)
+                if think is not None:  # else the turn runs out, as a person's sometimes does
+                    page.wait_for_timeout(think * 1000)
+                    if page.locator("#duel.my-turn").count():
+                        page.keyboard.type("".join(brain.choose()))
+                        page.keyboard.press("Enter")
         page.wait_for_timeout(150)
     samples = page.evaluate("window.__samples")
     polls = page.evaluate("window.__polls")
@@ -157,7 +157,7 @@ def main(argv: list[str]) -> None:
 
     rng = random.Random(23)
     totals: dict[str, float] = {}
-    with serving(TIMING, True) as live, sync_playwright() as p:
+    with serving(TIMING, True, think_scale=1.0) as live, sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
         )
