@@ -121,3 +121,31 @@ def readable_shot(page: Any, where: str, path: Path, width: int = 360, full: boo
         readable(page, where, width)
     finally:
         page.screenshot(path=str(path), full_page=full)
+
+
+def no_lone_character(page: Any, selector: str, where: str) -> None:
+    """The text of `selector` wraps, if at all, with at least two characters on every line (an
+    address wraps after a slash, never leaving its last character alone)."""
+    lines = page.evaluate(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            if (!el) return null;
+            const rows = new Map();
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                for (let i = 0; i < node.textContent.length; i++) {
+                    const range = document.createRange();
+                    range.setStart(node, i);
+                    range.setEnd(node, i + 1);
+                    const r = range.getClientRects()[0];
+                    if (!r || r.width < 0.5) continue;
+                    const top = Math.round(r.top / 4);
+                    rows.set(top, (rows.get(top) || '') + node.textContent[i]);
+                }
+            }
+            return [...rows.values()];
+        }""",
+        selector,
+    )
+    assert lines, f"{where}: no {selector}"
+    assert all(len(line) >= 2 for line in lines), f"{where}: {lines}"

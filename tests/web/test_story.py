@@ -27,7 +27,7 @@ from tests.web.catalogues import LOCALES, catalogue
 from tests.web.conftest import Live
 from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table, wait_until
-from tests.web.screen_checks import fits, names_readable, readable_shot
+from tests.web.screen_checks import fits, names_readable, no_lone_character, readable_shot
 
 pytestmark = pytest.mark.slow
 
@@ -223,6 +223,7 @@ def test_r7_the_results_and_the_story_read_well_at_360_px_in_every_language(
         assert re.match(r"Siz \d\u2011oʻrindasiz", page.locator("#your-result").inner_text())
     width = PHONE["width"] - 15
     readable_shot(page, f"the results in {code}", artifacts / f"lang-{code}-results.png", width)
+    no_lone_character(page, "#share-preview .share-url", f"the share's address in {code}")
     page.click("#open-story")
     page.wait_for_selector("#story .story-round")
     readable_shot(page, f"the story in {code}", artifacts / f"lang-{code}-story.png", width)
