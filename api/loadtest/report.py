@@ -18,7 +18,7 @@ from api.loadtest.costs import POLL, costs
 from api.loadtest.harness import Harness
 from api.loadtest.prices import PriceModel
 from api.loadtest.stack import LocalStack, Served
-from api.storage.meter import Meter
+from api.storage.metering.meter import Meter
 
 TARGETS = {
     "concurrent_tournaments_min": 10,

@@ -29,7 +29,7 @@ from api.http import logs
 from api.http.app import create_app
 from api.service import Service
 from api.service.context import Context
-from api.storage.meter import Meter, Scope
+from api.storage.metering.meter import Meter, Scope
 from api.storage.repository import Repository
 
 BACKENDS = ("dynamodb-local", "moto", "memory")  # the first is the default
@@ -193,10 +193,10 @@ def _repository(
         return InMemoryRepository(), None, settings
     import pynamodb.settings
 
-    from api.storage import moto_server
-    from api.storage.dynamo import DynamoRepository, create_table
-    from api.storage.dynamodb_local import MEMORY
-    from api.storage.stores import open_store
+    from api.local import moto_server
+    from api.local.dynamodb_local import MEMORY
+    from api.local.stores import open_store
+    from api.storage.dynamodb.repository import DynamoRepository, create_table
 
     # One process serves every request here (a Lambda instance serves one at a time): let
     # botocore keep a connection per concurrent request instead of PynamoDB's default 10.

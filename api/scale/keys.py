@@ -11,10 +11,10 @@ from typing import Any
 
 from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
-from api.storage.dynamo_results import ACTIVE_READ_UNITS_PER_S
-from api.storage.small_items import CLOCK_KEY
-from api.storage.table import ACTIVE_INDEX, ACTIVE_SHARDS
-from api.storage.traffic import TABLE, KeyRate
+from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S
+from api.storage.dynamodb.small_items import CLOCK_KEY
+from api.storage.dynamodb.table import ACTIVE_INDEX, ACTIVE_SHARDS
+from api.storage.metering.traffic import TABLE, KeyRate
 
 _ENTITY = re.compile(r"[a-z]_[0-9a-f]{16}|\d+\.\d+\.\d+\.\d+")
 _HASHED = re.compile(r"(D|DL|A)#\d+")  # deadline shards, the active players' parts
@@ -55,7 +55,7 @@ def imbalance(items_per_shard: float) -> float:
 def refresh_reads(sample: SampleResult, active: float) -> float:
     """Read units a second on an `active` partition while the leaderboards' refresh reads it,
     with `active` players on the boards: the sample's units per entry, times a part's entries,
-    at most the adapter's pace (api/storage/dynamo_results.py)."""
+    at most the adapter's pace (api/storage/dynamodb/history.py)."""
     phase = sample.world.phases.get("refresh")
     if phase is None or not sample.refreshes:
         return 0.0

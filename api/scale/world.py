@@ -27,10 +27,10 @@ from api.service import Service
 from api.service.context import Context
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
-from api.storage.meter import Meter
+from api.storage.metering.meter import Meter
+from api.storage.metering.traffic import KeyTally
 from api.storage.records import PlayerRecord
 from api.storage.repository import Put
-from api.storage.traffic import KeyTally
 from core.timing import Timing
 
 T0 = 1_767_225_600_000  # the simulated clock starts here (any fixed instant)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from tests.api.conftest import TIMING
 from tests.api.helpers import FakeClock, Game, fillers
 from tests.faults.lost_replies import LostReplies

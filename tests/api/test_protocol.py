@@ -15,7 +15,7 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped]
 from flask import Flask
 
 import wordlists
-from api.storage.dynamo_errors import translate
+from api.storage.dynamodb.errors import translate
 from api.storage.repository import Rejected, Repository, StorageError
 from tests.api.conftest import BOTH, TIMING, game_for
 from tests.api.error_checks import assert_error

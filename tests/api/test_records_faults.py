@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from tests.api.helpers import Game, assert_final
 from tests.faults.lost_replies import LostReplies
 

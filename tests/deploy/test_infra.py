@@ -18,8 +18,9 @@ import pytest
 from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 from packaging.requirements import Requirement
 
-from api.storage import dynamo, writes
-from api.storage.table import (
+from api.storage.dynamodb import repository as dynamo
+from api.storage.dynamodb import writes
+from api.storage.dynamodb.table import (
     ACTIVE_INDEX,
     DUE_INDEX,
     HISTORY_INDEX,
@@ -93,7 +94,7 @@ def _dynamodb_calls() -> set[str]:
     Every `self._conn.X(...)`/`.connection.X(...)` call in DynamoRepository's methods and those
     of the classes it is made of (table
     management excepted: `db create` and the tests run it, never the function), mapped to its
-    operation; `dispatch(f"{op.kind}Item")` gives the kinds of `Op` (api/storage/writes.py).
+    operation; `dispatch(f"{op.kind}Item")` gives the kinds of `Op` (dynamodb/writes.py).
     """
     to_operation = {
         "get_item": "GetItem",
@@ -112,7 +113,7 @@ def _dynamodb_calls() -> set[str]:
     parts = [
         cls
         for cls in dynamo.DynamoRepository.__mro__
-        if cls.__module__.startswith("api.storage.dynamo")
+        if cls.__module__.startswith("api.storage.dynamodb")
     ]
     methods = [
         method

@@ -24,7 +24,7 @@ from api.http.app import create_app
 from api.loadtest.stack import serve
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from core.timing import Timing
 from tests.api.conftest import _quiet_request_logs  # noqa: F401 - autouse here too
 from tests.api.helpers import FakeClock

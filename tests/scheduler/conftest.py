@@ -12,7 +12,7 @@ import pytest
 from api.config import Settings
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import PlayerRecord
 from api.storage.repository import Repository, Write
 from core.timing import Timing

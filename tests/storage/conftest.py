@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Repository
 from tests.conftest import STORES, MakeTable, store_settings

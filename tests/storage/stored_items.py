@@ -201,8 +201,8 @@ def main() -> int:
     import uuid
 
     from api.config import Settings
-    from api.storage.dynamo import DynamoRepository
-    from api.storage.moto_server import MotoServer
+    from api.local.moto_server import MotoServer
+    from api.storage.dynamodb.repository import DynamoRepository
 
     server = MotoServer()
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import StatsRecord
 from api.storage.repository import Put
 from tests.faults.lost_replies import LostReplies

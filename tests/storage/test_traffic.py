@@ -9,14 +9,12 @@ from typing import Any
 import pytest
 
 from api.config import Settings
-from api.storage.dynamo_results import ACTIVE_READ_UNITS_PER_S, pace_wait
+from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S, pace_wait
+from api.storage.dynamodb.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
-from api.storage.meter import Meter, item_size, write_units
-from api.storage.records import StatsRecord
-from api.storage.repository import Put, Repository
-from api.storage.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
-from api.storage.traffic import (
+from api.storage.metering.meter import Meter, item_size, write_units
+from api.storage.metering.traffic import (
     PARTITION_READ_UNITS,
     PARTITION_WRITE_UNITS,
     TABLE,
@@ -28,6 +26,8 @@ from api.storage.traffic import (
     read_touch,
     write_touches,
 )
+from api.storage.records import StatsRecord
+from api.storage.repository import Put, Repository
 from core.leaderboard import part_of
 from tests.conftest import STORES, MakeTable
 from tests.storage.factories import live_tournament, lobby, player

@@ -30,14 +30,14 @@ from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
+from api.local.stores import add_store_option, bench_store
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
-from api.storage.items import to_item
+from api.storage.dynamodb.items import to_item
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.memory import InMemoryRepository
-from api.storage.meter import item_size
+from api.storage.metering.meter import item_size
 from api.storage.repository import Repository
-from api.storage.stores import add_store_option, bench_store
 from core.timing import Timing
 
 T0 = 1_760_000_000_000

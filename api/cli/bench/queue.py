@@ -20,7 +20,7 @@ from api.config import Settings
 from api.http.app import create_app
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import LobbyRecord
 from api.storage.repository import Put
 from core.lobby import Lobby, LobbySeat

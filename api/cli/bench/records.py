@@ -19,15 +19,15 @@ from api.http.app import create_app
 from api.progress import Progress
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
-from api.storage.items import to_item
-from api.storage.meter import Meter, item_size, write_units
+from api.storage.dynamodb.history_items import STATS_PREFIX
+from api.storage.dynamodb.items import to_item
+from api.storage.dynamodb.repository import DynamoRepository
+from api.storage.dynamodb.table import ACTIVE_INDEX
+from api.storage.dynamodb.writes import ImageCache, op_touches, operation
+from api.storage.metering.meter import Meter, item_size, write_units
+from api.storage.metering.traffic import entries
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Put
-from api.storage.result_items import STATS_PREFIX
-from api.storage.table import ACTIVE_INDEX
-from api.storage.traffic import entries
-from api.storage.writes import ImageCache, op_touches, operation
 from core.leaderboard import PARTS, WINDOW_MS
 from core.results import Result
 from core.stats import Stats, add

@@ -1,7 +1,7 @@
 """`wordle-tournament bench scheduler`: what one sweep costs with many live tournaments.
 
 Against DynamoDB Local (or `--store moto`), metered by DynamoDB's billing rules
-(api/storage/meter.py).
+(api/storage/metering/meter.py).
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from dataclasses import replace
 from typing import Any
 
 from api.config import Settings
+from api.local.stores import add_store_option, bench_store
 from api.progress import Progress
 from api.service import Service, SweepReport
 from api.service.context import Context, words_for
-from api.storage.dynamo import DynamoRepository
-from api.storage.meter import Usage
+from api.storage.dynamodb.repository import DynamoRepository
+from api.storage.metering.meter import Usage
 from api.storage.records import TournamentRecord
 from api.storage.repository import Put
-from api.storage.stores import add_store_option, bench_store
 from core import tournament as tm
 from core.timing import Timing
 

@@ -1,6 +1,7 @@
 """The in-memory fake's global secondary indexes (`fill`, `due`, `history`, `active`), kept by
-partition key as DynamoDB keeps them (the same keys: api/storage/items.py, api/storage/layout.py,
-api/storage/result_items.py), and as far behind the table as the fake's `index_lag_ms`.
+partition key as DynamoDB keeps them (the same keys: api/storage/dynamodb/items.py,
+api/storage/layout.py, api/storage/dynamodb/history_items.py), and as far
+behind the table as the fake's `index_lag_ms`.
 
 Every write of a lobby or tournament is queued with its time; a query first applies the writes
 older than the lag, so it sees each item as it was `index_lag_ms` ago (or not yet, or still
@@ -12,10 +13,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from api.storage.items import fill_key
+from api.storage.dynamodb.items import fill_key
+from api.storage.dynamodb.table import (
+    ACTIVE_INDEX,
+    DUE_INDEX,
+    HISTORY_INDEX,
+    OPEN_INDEX,
+    active_shard,
+)
 from api.storage.layout import Layout
 from api.storage.records import HistoryRecord, LobbyRecord, StatsRecord, TournamentRecord
-from api.storage.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX, active_shard
 
 Key = tuple[type, str]
 

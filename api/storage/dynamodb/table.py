@@ -18,7 +18,7 @@ How many shards each has is the deployment's `Layout` (api/storage/layout.py).
 Started and merged lobbies carry the TTL attribute `x` (as rate-limit counters do): DynamoDB
 deletes them a day after the lobby opened, cleanup only.
 
-Players' records (api/storage/result_items.py): a history line per player and tournament
+Players' records (api/storage/dynamodb/history_items.py): a history line per player and tournament
 `H#<player>#<tournament>`, statistics per player `C#<player>`, leaderboard snapshots
 `B#<board>#<copy>` and their refresh claim `B#refresh`. Two more sparse indexes:
 
@@ -40,7 +40,7 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped]
 from pynamodb.connection import TableConnection
 from pynamodb.exceptions import TableDoesNotExist
 
-from api.storage.dynamo_errors import error_code
+from api.storage.dynamodb.errors import error_code
 from api.storage.repository import Unavailable
 from core.leaderboard import PARTS, part_of
 
@@ -49,7 +49,7 @@ OPEN_INDEX = "fill"
 HISTORY_INDEX = "history"
 ACTIVE_INDEX = "active"
 ACTIVE_SHARDS = PARTS  # the leaderboards read the active players part by part
-# What the leaderboards' snapshot reads of a player's statistics (api/storage/result_items.py).
+# What the leaderboards' snapshot reads of a player's statistics (dynamodb/history_items.py).
 ACTIVE_ATTRIBUTES = ["nn", "rt", "ls"]
 RATING_BAND = 200
 TTL_ATTRIBUTE = "x"

@@ -6,7 +6,7 @@ and, when a condition fails, writes the copy back, with no lock (moto/dynamodb/m
 __init__.py). Optimistic locking makes failed conditions the normal path, so concurrent requests
 lose acknowledged writes and fail with "dictionary changed size during iteration". A lock around
 moto's WSGI app serialises them, so that no moto-backed test can pass or fail by moto's race;
-the races themselves are tested on DynamoDB Local (api/storage/dynamodb_local.py).
+the races themselves are tested on DynamoDB Local (api/local/dynamodb_local.py).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def start_process(timeout_s: float = 30.0) -> tuple[str, Callable[[], None]]:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     child = subprocess.Popen(
-        [sys.executable, "-m", "api.storage.moto_server", "--port", str(port)],
+        [sys.executable, "-m", "api.local.moto_server", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -117,7 +117,7 @@ def start_process(timeout_s: float = 30.0) -> tuple[str, Callable[[], None]]:
 
 
 def main() -> None:
-    """`python -m api.storage.moto_server --port N`: the same server in a process of its own."""
+    """`python -m api.local.moto_server --port N`: the same server in a process of its own."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)

@@ -30,8 +30,8 @@ from pynamodb.connection import TableConnection
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
-from api.storage.dynamo_errors import botocore_response
-from api.storage.items import (
+from api.storage.dynamodb.errors import botocore_response
+from api.storage.dynamodb.items import (
     Item,
     TournamentItem,
     pack_tournament,
@@ -39,12 +39,10 @@ from api.storage.items import (
     to_item,
     tournament_item,
 )
+from api.storage.dynamodb.table import DUE_INDEX, OPEN_INDEX
 from api.storage.layout import Layout
-from api.storage.meter import item_size
-from api.storage.records import TournamentRecord
-from api.storage.repository import Delete, Put, Write
-from api.storage.table import DUE_INDEX, OPEN_INDEX
-from api.storage.traffic import (
+from api.storage.metering.meter import item_size
+from api.storage.metering.traffic import (
     TABLE,
     Entry,
     Touch,
@@ -53,6 +51,8 @@ from api.storage.traffic import (
     unknown_entry,
     write_touches,
 )
+from api.storage.records import TournamentRecord
+from api.storage.repository import Delete, Put, Write
 
 Entries = dict[str, Entry]
 
@@ -85,7 +85,7 @@ class Op:
 def op_touches(
     ops: Sequence[Op], transactional: bool, layout: Layout, *, applied: bool
 ) -> list[Touch]:
-    """The units of a commit's writes, per key (api/storage/traffic.py)."""
+    """The units of a commit's writes, per key (api/storage/metering/traffic.py)."""
     touches: list[Touch] = []
     for op in ops:
         before = op.before if op.before is not None else guessed_before(op.pk, op.after, layout)
@@ -143,7 +143,7 @@ def restamped(known: Entries | None, pk: str, now: int) -> Entries:
 
 
 class ImageCache:
-    """The last known entries (api/storage/traffic.py) of the tournaments and lobbies this
+    """The last known entries (api/storage/metering/traffic.py) of the tournaments and lobbies this
     process read or wrote, to meter writes that do not read the item (touch, reschedule) and
     the index entries a write replaces."""
 

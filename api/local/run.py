@@ -1,6 +1,6 @@
 """`make run`: the whole stack in one process.
 
-The store (WT_STORE: DynamoDB Local by default, its data in WT_DATA_DIR; see api/storage/stores.py)
+The store (WT_STORE: DynamoDB Local by default, its data in WT_DATA_DIR; see api/local/stores.py)
 with the table created if missing, the Flask API and browser client, the sweep every second, and
 the practice bots' pool (WT_BOTS). Ctrl-C or SIGTERM stops everything, DynamoDB Local included.
 """
@@ -19,11 +19,11 @@ from werkzeug.serving import run_simple
 from api.bots.pool import BotPool
 from api.config import Settings
 from api.http.app import create_app
+from api.local.dynamodb_local import stop_on_sigterm
+from api.local.stores import open_store
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamo import DynamoRepository, create_table
-from api.storage.dynamodb_local import stop_on_sigterm
-from api.storage.stores import open_store
+from api.storage.dynamodb.repository import DynamoRepository, create_table
 from scheduler import loop
 
 

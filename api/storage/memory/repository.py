@@ -17,12 +17,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from api.storage.items import KEY_PREFIX
+from api.storage.dynamodb.items import KEY_PREFIX
+from api.storage.dynamodb.small_items import CLOCK_KEY, clock_attributes
+from api.storage.dynamodb.table import (
+    DUE_INDEX,
+    OPEN_INDEX,
+    due_page_limit,
+    open_sort_key,
+    rating_bands,
+)
 from api.storage.layout import Layout
-from api.storage.memory_index import IndexView
-from api.storage.memory_results import MemoryResults
-from api.storage.meter import Meter, item_size
-from api.storage.metered import ItemImages
+from api.storage.memory.history import MemoryResults
+from api.storage.memory.index import IndexView
+from api.storage.metering.images import ItemImages
+from api.storage.metering.meter import Meter, item_size
+from api.storage.metering.traffic import TABLE, unknown_entry
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
@@ -34,15 +43,6 @@ from api.storage.records import (
     TournamentRecord,
 )
 from api.storage.repository import LOBBIES_PER_BAND, Conflict, Delete, Put, Repository, Write
-from api.storage.small_items import CLOCK_KEY, clock_attributes
-from api.storage.table import (
-    DUE_INDEX,
-    OPEN_INDEX,
-    due_page_limit,
-    open_sort_key,
-    rating_bands,
-)
-from api.storage.traffic import TABLE, unknown_entry
 from core.evolve import evolve
 from core.leaderboard import Board
 from core.lobby import heard_from
@@ -74,7 +74,7 @@ class InMemoryRepository(MemoryResults, Repository):
         meter: Meter | None = None,
     ) -> None:
         """`layout`: the index shards (as the adapter's settings); `meter`: what each call
-        would cost on DynamoDB, per key too if it has a tally (api/storage/metered.py)."""
+        would cost on DynamoDB, per key too if it has a tally (api/storage/metering/images.py)."""
         self.layout = layout or Layout()
         self.meter = meter
         self._images = None if meter is None else ItemImages(meter, self.layout)

@@ -28,9 +28,9 @@ from pynamodb.attributes import (
     UnicodeAttribute,
 )
 
-from api.storage.item_base import Item
+from api.storage.dynamodb.item_base import Item
+from api.storage.dynamodb.table import active_shard, history_sort_key
 from api.storage.records import HistoryRecord, StatsRecord
-from api.storage.table import active_shard, history_sort_key
 from core.leaderboard import Board, Entry, Listed
 from core.results import Result
 from core.stats import Before, Stats

@@ -1,6 +1,6 @@
-"""Players' records on DynamoDB: statistics, history pages, who played lately, and leaderboard
-snapshots. Part of DynamoRepository (api/storage/dynamo.py), which provides the connection,
-the meter, batch reads and conditional updates; the items are in api/storage/result_items.py.
+"""Players' history and statistics on DynamoDB, who played lately, and leaderboard snapshots.
+Part of DynamoRepository (api/storage/dynamodb/repository.py), which provides the connection,
+the meter, batch reads and conditional updates; the items: api/storage/dynamodb/history_items.py.
 """
 
 from __future__ import annotations
@@ -15,11 +15,8 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
-from api.storage.dynamo_errors import STORE_ERRORS, translate, translated
-from api.storage.meter import Meter, item_size, write_units
-from api.storage.records import HistoryRecord, StatsRecord
-from api.storage.repository import Conflict
-from api.storage.result_items import (
+from api.storage.dynamodb.errors import STORE_ERRORS, translate, translated
+from api.storage.dynamodb.history_items import (
     COPIES,
     HISTORY_PREFIX,
     REFRESH_KEY,
@@ -36,16 +33,19 @@ from api.storage.result_items import (
     part_key,
     stats_record,
 )
-from api.storage.table import (
+from api.storage.dynamodb.table import (
     ACTIVE_INDEX,
     ACTIVE_SHARDS,
     HISTORY_INDEX,
     MAX_BATCH_GET,
     history_sort_key,
 )
-from api.storage.traffic import TABLE, Touch, query_touch, read_touch
-from api.storage.traffic import Entry as TrafficEntry
-from api.storage.writes import new_write_id
+from api.storage.dynamodb.writes import new_write_id
+from api.storage.metering.meter import Meter, item_size, write_units
+from api.storage.metering.traffic import TABLE, Touch, query_touch, read_touch
+from api.storage.metering.traffic import Entry as TrafficEntry
+from api.storage.records import HistoryRecord, StatsRecord
+from api.storage.repository import Conflict
 from core.leaderboard import Board, Entry
 
 ACTIVE_READ_UNITS_PER_S = 1_000.0  # the refresh's pace on one `active` partition (a third)

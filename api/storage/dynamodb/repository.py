@@ -1,11 +1,10 @@
 """The repository on one DynamoDB table, through PynamoDB's TableConnection.
 
-The table and its indexes: api/storage/table.py. The items and their mapping to records:
-api/storage/items.py. Conditional writes and their retries: api/storage/writes.py. Rate-limit
-counters and storage's heartbeat: api/storage/small_items.py. Players' records (history,
-statistics, leaderboards): api/storage/dynamo_results.py. Index queries, a thread per
-partition: api/storage/dynamo_queries.py. What each call would cost is metered from item sizes,
-per key of the table and of each index (api/storage/meter.py, api/storage/traffic.py).
+Beside it in api/storage/dynamodb/: the table and its indexes (table.py), the items and their
+mapping to records (items.py), conditional writes and their retries (writes.py), rate-limit
+counters and storage's heartbeat (small_items.py), players' history, statistics and leaderboards
+(history.py), index queries, a thread per partition (queries.py). What each call would cost is
+metered from item sizes, per key of the table and of each index (api/storage/metering/).
 """
 
 from __future__ import annotations
@@ -23,10 +22,9 @@ from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
 from api.config import Settings
-from api.storage.dynamo_errors import STORE_ERRORS, botocore_response, translate, translated
-from api.storage.dynamo_queries import IndexQueries
-from api.storage.dynamo_results import ResultsStore
-from api.storage.items import (
+from api.storage.dynamodb.errors import STORE_ERRORS, botocore_response, translate, translated
+from api.storage.dynamodb.history import ResultsStore
+from api.storage.dynamodb.items import (
     GroupItem,
     LobbyItem,
     PlayerItem,
@@ -37,16 +35,8 @@ from api.storage.items import (
     record_key,
     tournament_record,
 )
-from api.storage.meter import Meter, item_size, write_units
-from api.storage.records import (
-    ClockRecord,
-    GroupRecord,
-    LobbyRecord,
-    PlayerRecord,
-    TournamentRecord,
-)
-from api.storage.repository import Conflict, Repository, Unavailable, Write
-from api.storage.small_items import (
+from api.storage.dynamodb.queries import IndexQueries
+from api.storage.dynamodb.small_items import (
     CLOCK_KEY,
     clock_attributes,
     clock_landed,
@@ -55,7 +45,7 @@ from api.storage.small_items import (
     count_request,
     counts,
 )
-from api.storage.table import (
+from api.storage.dynamodb.table import (
     MAX_BATCH_GET,
     MAX_TRANSACTION_ITEMS,
     create_if_missing,
@@ -63,16 +53,7 @@ from api.storage.table import (
     table_definition,
     wait_active,
 )
-from api.storage.traffic import (
-    TABLE,
-    Entry,
-    Touch,
-    entries,
-    read_touch,
-    unknown_entry,
-    write_touches,
-)
-from api.storage.writes import (
+from api.storage.dynamodb.writes import (
     ALL_OLD,
     KINDS,
     Entries,
@@ -87,6 +68,24 @@ from api.storage.writes import (
     restamped,
     written_by,
 )
+from api.storage.metering.meter import Meter, item_size, write_units
+from api.storage.metering.traffic import (
+    TABLE,
+    Entry,
+    Touch,
+    entries,
+    read_touch,
+    unknown_entry,
+    write_touches,
+)
+from api.storage.records import (
+    ClockRecord,
+    GroupRecord,
+    LobbyRecord,
+    PlayerRecord,
+    TournamentRecord,
+)
+from api.storage.repository import Conflict, Repository, Unavailable, Write
 
 PLAYER_ITEM_BYTES = 300  # about a player item's size, to meter touch_player (one write unit)
 
@@ -107,7 +106,7 @@ class DynamoRepository(IndexQueries, ResultsStore, Repository):
 
         The timeouts and retries default short: a Lambda behind a 30 s API Gateway limit is
         better off answering 503 with Retry-After than waiting out botocore's 60 s defaults.
-        A retried write that had landed counts as done (api/storage/writes.py).
+        A retried write that had landed counts as done (api/storage/dynamodb/writes.py).
         `max_pool_connections`: botocore's connections (PynamoDB's default, 10, unless given).
         `botocore_session`: one to share (its loaded service model makes a client ~50x quicker
         to create: tests make a repository per table); the client is then made at once.
@@ -369,7 +368,7 @@ class DynamoRepository(IndexQueries, ResultsStore, Repository):
     # ------------------------------------------------------------------ rate limits, health
 
     def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
-        """One UpdateItem, no read (api/storage/small_items.py)."""
+        """One UpdateItem, no read (api/storage/dynamodb/small_items.py)."""
         write_id = new_write_id()
         request = count_request(self._conn, key, window, window_ms, add, write_id)
         try:

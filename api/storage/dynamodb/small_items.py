@@ -10,9 +10,9 @@ from pynamodb.connection import TableConnection
 from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
-from api.storage.items import CounterItem
+from api.storage.dynamodb.items import CounterItem
+from api.storage.dynamodb.writes import ALL_OLD
 from api.storage.records import ClockRecord
-from api.storage.writes import ALL_OLD
 
 CLOCK_KEY = "S#clock"
 

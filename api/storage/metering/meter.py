@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from api.storage.traffic import KeyTally, Touch
+    from api.storage.metering.traffic import KeyTally, Touch
 
 READ_UNIT_BYTES = 4096
 WRITE_UNIT_BYTES = 1024
@@ -130,7 +130,7 @@ class Meter:
     """Totals per operation since creation, plus per-context scopes. Thread-safe.
 
     With a `keys` tally, the units of each call are also counted per partition key of the
-    table and of each index (api/storage/traffic.py).
+    table and of each index (api/storage/metering/traffic.py).
     """
 
     def __init__(self, keys: KeyTally | None = None) -> None:

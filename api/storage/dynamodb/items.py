@@ -4,11 +4,11 @@ Attribute names are short on purpose: the 400 KB item limit and the billed item 
 The models are not bound to a table (no Meta): the repository sends their serialized form
 through its own `TableConnection`, so one process can talk to several tables (tests do).
 
-Players' history lines and statistics: api/storage/result_items.py.
+Players' history lines and statistics: api/storage/dynamodb/history_items.py.
 
 Every record item carries its version `v` (each write is conditional on it) and the id `w` of
 the commit that wrote it last, by which a retried write recognises that it had already landed
-(see api/storage/writes.py).
+(see api/storage/dynamodb/writes.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,14 @@ from pynamodb.attributes import (
 )
 from pynamodb.models import Model
 
-from api.storage.item_base import Item
+from api.storage.dynamodb.history_items import (
+    HISTORY_PREFIX,
+    STATS_PREFIX,
+    history_item,
+    stats_item,
+)
+from api.storage.dynamodb.item_base import Item
+from api.storage.dynamodb.table import lobby_expiry, open_sort_key, rating_band
 from api.storage.layout import Layout
 from api.storage.records import (
     GroupRecord,
@@ -38,8 +45,6 @@ from api.storage.records import (
     StatsRecord,
     TournamentRecord,
 )
-from api.storage.result_items import HISTORY_PREFIX, STATS_PREFIX, history_item, stats_item
-from api.storage.table import lobby_expiry, open_sort_key, rating_band
 from core.groups import Group
 from core.lobby import Lobby, LobbySeat, heard_from
 from core.serialization import from_dict, to_dict

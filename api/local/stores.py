@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from api.config import Settings
-from api.storage.dynamodb_local import CHECKOUT, MEMORY, QUICK_START, DynamoDBLocal
-from api.storage.moto_server import MotoServer, dummy_credentials
+from api.local.dynamodb_local import CHECKOUT, MEMORY, QUICK_START, DynamoDBLocal
+from api.local.moto_server import MotoServer, dummy_credentials
 
 DEFAULT_DATA_DIR = CHECKOUT / ".data"
 

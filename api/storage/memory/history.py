@@ -1,7 +1,7 @@
-"""Players' records in the in-memory fake: statistics, history pages, who played lately, and
-leaderboard snapshots. Part of InMemoryRepository (api/storage/memory.py), which provides the
+"""Players' history and statistics in the in-memory fake, who played lately, and leaderboard
+snapshots. Part of InMemoryRepository (api/storage/memory/repository.py), which provides the
 items, the lagging indexes and the meter; metered as the DynamoDB adapter's calls are
-(api/storage/dynamo_results.py).
+(api/storage/dynamodb/history.py).
 """
 
 from __future__ import annotations
@@ -11,11 +11,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from api.storage.memory_index import IndexView
-from api.storage.meter import item_size
-from api.storage.metered import ItemImages
-from api.storage.records import HistoryRecord, StatsRecord
-from api.storage.result_items import (
+from api.storage.dynamodb.history_items import (
     COPIES,
     REFRESH_KEY,
     STATS_PREFIX,
@@ -24,7 +20,11 @@ from api.storage.result_items import (
     part_attributes,
     part_key,
 )
-from api.storage.table import ACTIVE_INDEX, ACTIVE_SHARDS, HISTORY_INDEX, active_key
+from api.storage.dynamodb.table import ACTIVE_INDEX, ACTIVE_SHARDS, HISTORY_INDEX, active_key
+from api.storage.memory.index import IndexView
+from api.storage.metering.images import ItemImages
+from api.storage.metering.meter import item_size
+from api.storage.records import HistoryRecord, StatsRecord
 from core.leaderboard import Board, Entry
 
 

@@ -1,8 +1,8 @@
 """Index queries on DynamoDB: the open lobbies of a few fill partitions and the due items of
 every deadline shard, each partition's pages in its own thread (at most QUERY_THREADS at once),
 so that a sweep over 128 shards or a join over five bands waits for about one round trip. Part
-of DynamoRepository (api/storage/dynamo.py), which provides the connection, the layout and the
-meter.
+of DynamoRepository (api/storage/dynamodb/repository.py), which provides the connection, the
+layout and the meter.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from typing import Any
 from pynamodb.connection import TableConnection
 from pynamodb.expressions.condition import Condition
 
-from api.storage.dynamo_errors import translated
-from api.storage.items import LobbyItem, TournamentItem, lobby_record
+from api.storage.dynamodb.errors import translated
+from api.storage.dynamodb.items import LobbyItem, TournamentItem, lobby_record
+from api.storage.dynamodb.table import DUE_INDEX, OPEN_INDEX, due_page_limit, rating_bands
 from api.storage.layout import Layout
-from api.storage.meter import Meter, item_size
+from api.storage.metering.meter import Meter, item_size
+from api.storage.metering.traffic import query_touch
 from api.storage.records import LobbyRecord
 from api.storage.repository import LOBBIES_PER_BAND
-from api.storage.table import DUE_INDEX, OPEN_INDEX, due_page_limit, rating_bands
-from api.storage.traffic import query_touch
 
 QUERY_THREADS = 16  # index queries of one call (shards, bands) in flight at once
 

@@ -1,7 +1,7 @@
 """What the in-memory fake's calls would cost on DynamoDB, per key: its records as the very
-items and index entries the DynamoDB adapter would store (api/storage/items.py) and DynamoDB's
-billing of them (api/storage/traffic.py), so that a simulation on the fake (`bench scale`)
-meters what the table and its indexes would carry.
+items and index entries the DynamoDB adapter would store (api/storage/dynamodb/items.py) and
+DynamoDB's billing of them (api/storage/metering/traffic.py), so that a simulation on the fake
+(`bench scale`) meters what the table and its indexes would carry.
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from api.storage.items import record_key, to_item
+from api.storage.dynamodb.items import record_key, to_item
 from api.storage.layout import Layout
-from api.storage.meter import Meter, value_size
-from api.storage.records import LobbyRecord, Record, TournamentRecord
-from api.storage.traffic import (
+from api.storage.metering.meter import Meter, value_size
+from api.storage.metering.traffic import (
     TABLE,
     Entry,
     Touch,
@@ -23,6 +22,7 @@ from api.storage.traffic import (
     read_touch,
     write_touches,
 )
+from api.storage.records import LobbyRecord, Record, TournamentRecord
 
 Entries = dict[str, Entry]
 WRITE_ID = "w" * 12  # a write id's length: the adapter stores one in every item it writes

@@ -3,9 +3,9 @@
 DynamoDB serves one partition key with at most 3,000 read units and 1,000 write units per second
 (`PARTITION_READ_UNITS`, `PARTITION_WRITE_UNITS`), in the table and in each global secondary
 index alike, and an index partition that cannot keep up throttles the writes of the table itself.
-So the meter (api/storage/meter.py) can count each call's units per key: `Touch`es, computed here
-from the items as DynamoDB stores them (wire format), by both repositories (the DynamoDB
-adapter and the in-memory fake), and summed per key and time bucket by a `KeyTally`.
+So the meter (api/storage/metering/meter.py) can count each call's units per key: `Touch`es,
+computed here from the items as DynamoDB stores them (wire format), by both repositories (the
+DynamoDB adapter and the in-memory fake), and summed per key and time bucket by a `KeyTally`.
 
 How a write reaches an index (AWS's "Provisioned throughput considerations for GSIs"): an item
 that enters an index costs one write of its index entry; one that leaves it, one write of the
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from api.storage.meter import item_size, read_units, write_units
+from api.storage.metering.meter import item_size, read_units, write_units
 
 TABLE = "table"  # the name of the table in a Touch (an index is named by its IndexName)
 PARTITION_READ_UNITS = 3000.0
@@ -70,7 +70,7 @@ class _Index:
 @cache
 def _indexes() -> tuple[str, tuple[_Index, ...]]:
     """The table's key attribute and its indexes, from the one table definition."""
-    from api.storage.table import table_definition
+    from api.storage.dynamodb.table import table_definition
 
     definition = table_definition("any")
     table_key = next(k["AttributeName"] for k in definition["KeySchema"] if k["KeyType"] == "HASH")
