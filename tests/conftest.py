@@ -19,6 +19,7 @@ from hypothesis import settings as hypothesis_settings
 
 from api.config import Settings
 from api.storage.dynamodb.repository import DynamoRepository
+from api.storage.metering.meter import Meter
 
 # CI runs the same examples every time (a red build always means a change broke something);
 # developers' runs explore new examples and keep failures in .hypothesis/.
@@ -84,6 +85,7 @@ def make_table(request: pytest.FixtureRequest, botocore_session: Any) -> Iterato
     ) -> DynamoRepository:
         # One repository (one botocore client, the slow part) creates, uses and drops the table.
         own = store_settings(request, store, settings or Settings())
+        options.setdefault("meter", Meter())  # the tests of the billing read it
         repository = DynamoRepository(own, botocore_session=botocore_session, **options)
         repository.create_table()
         made.append(repository)

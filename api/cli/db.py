@@ -33,7 +33,7 @@ def create_command(args: argparse.Namespace) -> int:
 
 def definition_command(args: argparse.Namespace) -> int:
     from api.config import Settings
-    from api.storage.dynamodb.table import table_definition, ttl_specification
+    from api.storage.dynamodb.schema import table_definition, ttl_specification
 
     settings = Settings.from_env()
     definition = {**table_definition(settings.table_name), "TimeToLive": ttl_specification()}

@@ -24,7 +24,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from api.storage.metering.meter import READ_UNIT_USD, WRITE_UNIT_USD
+from api.storage.metering.billing import READ_UNIT_USD, WRITE_UNIT_USD
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,15 +12,14 @@ from typing import Any
 from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
 from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S
-from api.storage.dynamodb.small_items import CLOCK_KEY
-from api.storage.dynamodb.table import ACTIVE_INDEX, ACTIVE_SHARDS
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, CLOCK
 from api.storage.metering.traffic import TABLE, KeyRate
 
 _ENTITY = re.compile(r"[a-z]_[0-9a-f]{16}|\d+\.\d+\.\d+\.\d+")
 _HASHED = re.compile(r"(D|DL|A)#\d+")  # deadline shards, the active players' parts
 _SPREAD = re.compile(r"(R#[^#]*\*)(#\d+)?")  # a shared budget's counter, maybe sharded
 _COPIES = re.compile(r"(B#(?!part#)[^#]+)#\d+")  # a leaderboard snapshot, in copies
-INSTANCE_KEYS = {CLOCK_KEY}  # read by every instance every so often (the heartbeat)
+INSTANCE_KEYS = {CLOCK}  # read by every instance every so often (the heartbeat)
 
 # A phase's tally holds only that phase's units: all of them count, to the last bucket (a window
 # of the queue run seldom ends on a bucket's edge).

@@ -30,7 +30,7 @@ from api.scale.sample import SampleResult
 from api.scale.world import Phase
 from api.service.limits import Budget, spread_shards
 from api.storage.dynamodb.history_items import COPIES
-from api.storage.dynamodb.table import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX
 from api.storage.layout import Layout
 from api.storage.metering.traffic import TABLE, KeyRate, index_names
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from api.loadtest.prices import PriceModel
-from api.storage.dynamodb.table import table_definition
+from api.storage.dynamodb.schema import table_definition
 from tests.api import test_openapi_and_logs
 from tests.deploy.conftest import INFRA, ROOT
 from tests.deploy.test_infra import cfn

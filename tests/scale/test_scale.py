@@ -15,7 +15,7 @@ from api.scale.plan import creations_for, layout_for
 from api.scale.population import Population
 from api.scale.queue import QueueResult, run_queue
 from api.scale.sample import Sample, SampleResult
-from api.storage.dynamodb.table import DUE_INDEX, OPEN_INDEX
+from api.storage.keys import DUE_INDEX, OPEN_INDEX
 from api.storage.layout import Layout
 from api.storage.metering.traffic import TABLE
 from core.timing import Timing

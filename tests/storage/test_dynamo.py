@@ -18,10 +18,10 @@ from api.config import Settings
 from api.storage.dynamodb.errors import translate
 from api.storage.dynamodb.items import to_item
 from api.storage.dynamodb.repository import DynamoRepository, create_table
-from api.storage.dynamodb.table import table_definition
+from api.storage.dynamodb.schema import table_definition
 from api.storage.dynamodb.writes import new_write_id
 from api.storage.layout import Layout
-from api.storage.metering.meter import item_size
+from api.storage.metering.billing import item_size
 from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Conflict, Put, Rejected, StorageError, Unavailable
 from core.lobby import Lobby

@@ -9,7 +9,7 @@ import pytest
 
 import wordlists
 from api.storage.dynamodb.items import to_item
-from api.storage.metering.meter import item_size, write_units
+from api.storage.metering.billing import item_size, write_units
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Conflict, Put, Repository
 from core.leaderboard import ALL, PARTS, Board, Listed, part_of

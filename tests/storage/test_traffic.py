@@ -10,10 +10,11 @@ import pytest
 
 from api.config import Settings
 from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S, pace_wait
-from api.storage.dynamodb.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
+from api.storage.keys import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
-from api.storage.metering.meter import Meter, item_size, write_units
+from api.storage.metering.billing import item_size, write_units
+from api.storage.metering.meter import Meter
 from api.storage.metering.traffic import (
     PARTITION_READ_UNITS,
     PARTITION_WRITE_UNITS,

@@ -36,7 +36,8 @@ from api.service.context import Context
 from api.storage.dynamodb.items import to_item
 from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.memory import InMemoryRepository
-from api.storage.metering.meter import item_size
+from api.storage.metering.billing import item_size
+from api.storage.metering.meter import Meter
 from api.storage.repository import Repository
 from core.timing import Timing
 
@@ -292,7 +293,7 @@ def play_metered(
         timing=Timing(),
         rate_limits=rate_limits,
     )
-    repo = DynamoRepository(settings)
+    repo = DynamoRepository(settings, Meter())
     repo.create_table()
     clock = Clock()
     service = Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))
@@ -336,7 +337,8 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     _print_sizes(sizes)
     records.run(repo, tid)
     repo.delete_table()
-    queue_repo = DynamoRepository(replace(settings, table_name=f"{settings.table_name}-queue"))
+    queue_settings = replace(settings, table_name=f"{settings.table_name}-queue")
+    queue_repo = DynamoRepository(queue_settings, Meter())
     queue_repo.create_table()
     # moto copies the whole table in every transaction: 3,000 lobbies would time out there.
     sizes = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]

@@ -19,12 +19,13 @@ from api.http.app import create_app
 from api.progress import Progress
 from api.service import Service
 from api.service.context import Context
-from api.storage.dynamodb.history_items import STATS_PREFIX
 from api.storage.dynamodb.items import to_item
 from api.storage.dynamodb.repository import DynamoRepository
-from api.storage.dynamodb.table import ACTIVE_INDEX
-from api.storage.dynamodb.writes import ImageCache, op_touches, operation
-from api.storage.metering.meter import Meter, item_size, write_units
+from api.storage.dynamodb.writes import operation
+from api.storage.keys import ACTIVE_INDEX, key_of
+from api.storage.metering.billing import item_size, write_units
+from api.storage.metering.dynamodb import DynamoMeter
+from api.storage.metering.meter import Meter
 from api.storage.metering.traffic import entries
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Put
@@ -188,16 +189,17 @@ def _place_fixing(repo: DynamoRepository, service: Service, tid: str, meter: Met
         [stats] = repo.get_stats([p.id])
         # The statistics as they were before: the same, but an older last finish (its sort key
         # in the `active` index, which the new finish moves).
-        cache = ImageCache()
+        observer = DynamoMeter(Meter(), repo.layout)
         now = entries(to_item(stats, stats.version, write_id="w" * 12).serialize())
         older = {n: replace(e, sort="older") if n == ACTIVE_INDEX else e for n, e in now.items()}
-        cache.put(STATS_PREFIX + p.id, older)
+        observer.saw(key_of(StatsRecord, p.id), older)
         ops = [
-            operation(repo._conn, cache, Put(line, new=True), "w" * 12, repo.layout),
-            operation(repo._conn, cache, Put(stats), "w" * 12, repo.layout),
+            operation(repo._conn, Put(line, new=True), "w" * 12, repo.layout),
+            operation(repo._conn, Put(stats), "w" * 12, repo.layout),
         ]
-        touches = op_touches(ops, True, repo.layout, applied=True)
-        extra.append(sum(t.write for t in touches))
+        with observer.meter.scope() as added:
+            observer.committed(ops, transactional=True, applied=True)
+        extra.append(added.total.write_units)
         size = item_size(to_item(stats, stats.version).serialize())
         assert write_units(size) == 1, size
     print(

@@ -19,7 +19,7 @@ from api.progress import Progress
 from api.service import Service, SweepReport
 from api.service.context import Context, words_for
 from api.storage.dynamodb.repository import DynamoRepository
-from api.storage.metering.meter import Usage
+from api.storage.metering.meter import Meter, Usage
 from api.storage.records import TournamentRecord
 from api.storage.repository import Put
 from core import tournament as tm
@@ -62,7 +62,7 @@ def _sweep(store: Settings, live: int, due_share: float) -> Row:
     settings = replace(
         store, table_name=f"bench-{uuid.uuid4().hex[:8]}", timing=TIMING, rate_limits=False
     )
-    repo = DynamoRepository(settings)
+    repo = DynamoRepository(settings, Meter())
     repo.create_table()
     due = _seed(repo, live, due_share)
     # Last contact is fresh for everyone: only the timed-out turns are due.

@@ -1,6 +1,5 @@
-"""Players' history and statistics on DynamoDB, who played lately, and leaderboard snapshots.
-Part of DynamoRepository (api/storage/dynamodb/repository.py), which provides the connection,
-the meter, batch reads and conditional updates; the items: api/storage/dynamodb/history_items.py.
+"""Players' history and statistics on DynamoDB, who played lately, and leaderboard snapshots;
+the items are in api/storage/dynamodb/history_items.py.
 """
 
 from __future__ import annotations
@@ -10,40 +9,27 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from pynamodb.connection import TableConnection
-from pynamodb.expressions.condition import Condition
-from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 
+from api.storage import keys
+from api.storage.dynamodb.connection import Raw, Table
 from api.storage.dynamodb.errors import STORE_ERRORS, translate, translated
 from api.storage.dynamodb.history_items import (
     COPIES,
-    HISTORY_PREFIX,
-    REFRESH_KEY,
-    STATS_PREFIX,
     HistoryItem,
+    SnapshotItem,
     StatsItem,
     active_entry,
     board_attributes,
     board_from,
-    board_key,
     history_record,
     part_attributes,
     part_from,
-    part_key,
     stats_record,
 )
-from api.storage.dynamodb.table import (
-    ACTIVE_INDEX,
-    ACTIVE_SHARDS,
-    HISTORY_INDEX,
-    MAX_BATCH_GET,
-    history_sort_key,
-)
+from api.storage.dynamodb.schema import MAX_BATCH_GET
 from api.storage.dynamodb.writes import new_write_id
-from api.storage.metering.meter import Meter, item_size, write_units
-from api.storage.metering.traffic import TABLE, Touch, query_touch, read_touch
-from api.storage.metering.traffic import Entry as TrafficEntry
+from api.storage.metering.billing import item_size, read_units
 from api.storage.records import HistoryRecord, StatsRecord
 from api.storage.repository import Conflict
 from core.leaderboard import Board, Entry
@@ -57,31 +43,15 @@ def pace_wait(used: float, elapsed_s: float, per_s: float) -> float:
     return max(0.0, used / per_s - elapsed_s)
 
 
-class ResultsStore:
-    """The players' records part of the repository; DynamoRepository provides these."""
-
-    _conn: TableConnection
-    meter: Meter
-
-    def _batch_get(self, pks: list[str], operation: str = "get_players") -> list[dict[str, Any]]:
-        raise NotImplementedError
-
-    def _update(
-        self,
-        operation: str,
-        pk: str,
-        actions: list[Action],
-        condition: Condition,
-        after: dict[str, TrafficEntry] | None = None,
-        write_id: str | None = None,
-    ) -> bool:
-        raise NotImplementedError
+class DynamoHistory:
+    def __init__(self, table: Table) -> None:
+        self._table = table
 
     def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
-        keys = list(dict.fromkeys(STATS_PREFIX + pid for pid in player_ids))
+        pks = list(dict.fromkeys(keys.key_of(StatsRecord, pid) for pid in player_ids))
         found: dict[str, StatsRecord] = {}
-        for start in range(0, len(keys), MAX_BATCH_GET):
-            for item in self._batch_get(keys[start : start + MAX_BATCH_GET], "get_stats"):
+        for start in range(0, len(pks), MAX_BATCH_GET):
+            for item in self._table.batch_get(pks[start : start + MAX_BATCH_GET], "get_stats"):
                 record = stats_record(StatsItem.from_raw_data(item))
                 found[record.player_id] = record
         return [found[pid] for pid in player_ids if pid in found]
@@ -94,21 +64,22 @@ class ResultsStore:
         if after is not None:
             finished_at, tournament_id = after
             start = {
-                "pk": {"S": f"{HISTORY_PREFIX}{player_id}#{tournament_id}"},
-                "hp": {"S": player_id},
-                "hf": {"S": history_sort_key(finished_at, tournament_id)},
+                HistoryItem.key.attr_name: {"S": f"{keys.HISTORY}{player_id}#{tournament_id}"},
+                HistoryItem.player_id.attr_name: {"S": player_id},
+                HistoryItem.position.attr_name: {
+                    "S": keys.history_sort_key(finished_at, tournament_id)
+                },
             }
         with translated():
-            data = self._conn.query(
+            data = self._table.conn.query(
                 player_id,
-                index_name=HISTORY_INDEX,
+                index_name=keys.HISTORY_INDEX,
                 exclusive_start_key=start,
                 scan_index_forward=False,
                 limit=limit,
             )
-        items: list[dict[str, Any]] = data.get("Items", [])
-        touch = query_touch(HISTORY_INDEX, player_id, (item_size(i) for i in items))
-        self.meter.touch("history", [touch])
+        items: list[Raw] = data.get("Items", [])
+        self._table.observer.query("history", keys.HISTORY_INDEX, player_id, items)
         return [history_record(HistoryItem.from_raw_data(i)) for i in items]
 
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
@@ -116,23 +87,23 @@ class ResultsStore:
         most ACTIVE_READ_UNITS_PER_S: a part of a million active players is several pages of
         1 MB (128 read units each), which back to back would take one index partition to its
         limit (3,000 a second), so the refresh waits between pages instead."""
-        shards = range(ACTIVE_SHARDS) if part is None else [part]
+        shards = range(keys.ACTIVE_SHARDS) if part is None else [part]
         for shard in shards:
+            partition = keys.active_key(shard)
             start: Any = None
             began, used = time.monotonic(), 0.0
             while True:
                 time.sleep(pace_wait(used, time.monotonic() - began, ACTIVE_READ_UNITS_PER_S))
                 with translated():
-                    data = self._conn.query(
-                        f"A#{shard}",
-                        range_key_condition=StatsItem.lp >= since,
-                        index_name=ACTIVE_INDEX,
+                    data = self._table.conn.query(
+                        partition,
+                        range_key_condition=StatsItem.last_played >= since,
+                        index_name=keys.ACTIVE_INDEX,
                         exclusive_start_key=start,
                     )
-                page: list[dict[str, Any]] = data.get("Items", [])
-                touch = query_touch(ACTIVE_INDEX, f"A#{shard}", (item_size(i) for i in page))
-                self.meter.touch("active_players", [touch])
-                used += touch.read
+                page: list[Raw] = data.get("Items", [])
+                self._table.observer.query("active_players", keys.ACTIVE_INDEX, partition, page)
+                used += read_units(sum(item_size(i) for i in page), consistent=False)
                 for item in page:
                     yield active_entry(item)
                 start = data.get("LastEvaluatedKey")
@@ -141,12 +112,7 @@ class ResultsStore:
 
     def get_board(self, name: str) -> Board | None:
         """An eventually consistent read of one of the snapshot's copies, at random."""
-        pk = board_key(name, random.randrange(COPIES))
-        with translated():
-            data = self._conn.get_item(pk, consistent_read=False)
-        item: dict[str, Any] | None = data.get("Item")
-        size = 0 if item is None else item_size(item)
-        self.meter.touch("get_board", [read_touch(pk, size, consistent=False)])
+        item = self._table.get("get_board", keys.board_key(name, random.randrange(COPIES)), False)
         return None if item is None else board_from(item)
 
     def save_board(self, board: Board) -> None:
@@ -156,35 +122,32 @@ class ResultsStore:
             self._put_if_newer("save_board", board_attributes(board, copy))
 
     def get_parts(self) -> dict[int, dict[str, Board]]:
-        keys = [part_key(part) for part in range(ACTIVE_SHARDS)]
-        return dict(part_from(item) for item in self._batch_get(keys, "get_parts"))
+        pks = [keys.part_key(part) for part in range(keys.ACTIVE_SHARDS)]
+        return dict(part_from(item) for item in self._table.batch_get(pks, "get_parts"))
 
     def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
         """Only over an older part (a failed condition: a newer one, or this one retried)."""
-        attrs = part_attributes(part, boards)
-        self._put_if_newer("save_part", attrs)
+        self._put_if_newer("save_part", part_attributes(part, boards))
 
-    def _put_if_newer(self, operation: str, attrs: dict[str, Any]) -> None:
-        at = int(attrs["at"]["N"])
-        condition = Path("pk").does_not_exist() | (at > Path("at"))
-        kwargs = self._conn.get_operation_kwargs(
-            attrs["pk"]["S"], key="Item", attributes=attrs, condition=condition
+    def _put_if_newer(self, operation: str, attrs: Raw) -> None:
+        snapshot = SnapshotItem.from_raw_data(attrs)
+        newer = SnapshotItem.key.does_not_exist() | (snapshot.renewed_at > SnapshotItem.renewed_at)
+        kwargs = self._table.conn.get_operation_kwargs(
+            snapshot.key, key="Item", attributes=attrs, condition=newer
         )
         try:
-            self._conn.connection.dispatch("PutItem", kwargs)
+            self._table.conn.connection.dispatch("PutItem", kwargs)
         except STORE_ERRORS as exc:
             error = translate(exc)
             if not isinstance(error, Conflict):
                 raise error from exc
-        units = write_units(item_size(attrs))  # the item replaced is about as large
-        self.meter.touch(operation, [Touch(TABLE, attrs["pk"]["S"], write=units)])
+        self._table.observer.wrote(operation, snapshot.key, attrs)  # replaces one as large
 
     def claim_refresh(self, now: int, every_ms: int) -> bool:
         write_id = new_write_id()
-        actions: list[Action] = [Path("at").set(now), Path("w").set(write_id)]
-        condition = Path("at").does_not_exist() | (Path("at") <= now - every_ms)
-        size = item_size({"pk": {"S": REFRESH_KEY}, "at": {"N": str(now)}, "w": {"S": write_id}})
-        after = {TABLE: TrafficEntry(REFRESH_KEY, None, size, {})}
-        return self._update(
-            "claim_refresh", REFRESH_KEY, actions, condition, after, write_id=write_id
-        )
+        claim = SnapshotItem.renewed_at
+        actions: list[Action] = [claim.set(now), SnapshotItem.write_id.set(write_id)]
+        condition = claim.does_not_exist() | (claim <= now - every_ms)
+        applied = self._table.update(keys.REFRESH, actions, condition, write_id=write_id)
+        self._table.observer.claimed(keys.REFRESH, now, write_id, applied=applied)
+        return applied

@@ -1,4 +1,4 @@
-"""Players' records as items: history lines, statistics, and leaderboard snapshots.
+"""Players' history and statistics as items, and leaderboard snapshots.
 
 - `H#<player>#<tournament>`: a history line (core.results.Result), written once (a new item),
   in the transaction that fixes the place. Indexed by `history` (player, finish time).
@@ -27,107 +27,117 @@ from pynamodb.attributes import (
     NumberAttribute,
     UnicodeAttribute,
 )
+from pynamodb.models import Model
 
+from api.storage import keys
 from api.storage.dynamodb.item_base import Item
-from api.storage.dynamodb.table import active_shard, history_sort_key
 from api.storage.records import HistoryRecord, StatsRecord
 from core.leaderboard import Board, Entry, Listed
 from core.results import Result
 from core.stats import Before, Stats
 
-HISTORY_PREFIX = "H#"
-STATS_PREFIX = "C#"
-BOARD_PREFIX = "B#"
-REFRESH_KEY = "B#refresh"
-PART_PREFIX = "B#part#"
 COPIES = 4
 _POINT = struct.Struct(">qi")  # a rating chart's point: time (ms), rating
 
 
 class HistoryItem(Item):
-    hp = UnicodeAttribute()  # the player: the history index's partition
-    hf = UnicodeAttribute()  # finished_at (13 digits) # tournament: its sort key
-    ti = UnicodeAttribute()  # tournament_id
-    lg = UnicodeAttribute()  # language
-    sa = NumberAttribute()  # started_at
-    fa = NumberAttribute()  # finished_at
-    pc = NumberAttribute()  # place
-    rb = NumberAttribute()  # rating_before
-    ra = NumberAttribute()  # rating_after
-    rn = NumberAttribute()  # rounds
-    dw = NumberAttribute()  # duels won
-    dd = NumberAttribute()  # duels drawn
-    dl = NumberAttribute()  # duels lost
-    wi = ListAttribute(of=NumberAttribute)  # wins_in
-    lf = BooleanAttribute()  # left
+    player_id = UnicodeAttribute(attr_name="hp")  # the history index's partition
+    # finished_at (13 digits) # tournament: the history index's sort key
+    position = UnicodeAttribute(attr_name="hf")
+    tournament_id = UnicodeAttribute(attr_name="ti")
+    language = UnicodeAttribute(attr_name="lg")
+    started_at = NumberAttribute(attr_name="sa")
+    finished_at = NumberAttribute(attr_name="fa")
+    place = NumberAttribute(attr_name="pc")
+    rating_before = NumberAttribute(attr_name="rb")
+    rating_after = NumberAttribute(attr_name="ra")
+    rounds = NumberAttribute(attr_name="rn")
+    won = NumberAttribute(attr_name="dw")  # duels won
+    drawn = NumberAttribute(attr_name="dd")
+    lost = NumberAttribute(attr_name="dl")
+    wins_in = ListAttribute(of=NumberAttribute, attr_name="wi")
+    left = BooleanAttribute(attr_name="lf")
 
 
 class StatsItem(Item):
-    nn = UnicodeAttribute()  # nickname
-    rt = NumberAttribute()  # rating
-    bt = BooleanAttribute()  # bot
-    n = NumberAttribute()  # played
-    wn = NumberAttribute()  # wins
-    po = NumberAttribute()  # podiums
-    pt = NumberAttribute()  # place total
-    sk = NumberAttribute()  # streak
-    bs = NumberAttribute()  # best streak
-    dw = NumberAttribute()
-    dd = NumberAttribute()
-    dl = NumberAttribute()
-    gs = ListAttribute(of=NumberAttribute)  # guesses
-    cp = BinaryAttribute(legacy_encoding=False)  # chart points, packed
-    ls = MapAttribute[str, Any]()  # type: ignore[no-untyped-call] # language → last finished
-    lp = NumberAttribute(null=True)  # last_played: the active index's sort key
-    ra = NumberAttribute(null=True)  # recorded_at
-    ll = UnicodeAttribute(null=True)  # latest_language
-    br = NumberAttribute(null=True)  # before: rating
-    bra = NumberAttribute(null=True)  # before: recorded_at
-    blp = NumberAttribute(null=True)  # before: the latest language, last finished
-    ak = UnicodeAttribute(null=True)  # the active index's shard: players only, once played
+    nickname = UnicodeAttribute(attr_name="nn")
+    rating = NumberAttribute(attr_name="rt")
+    bot = BooleanAttribute(attr_name="bt")
+    played = NumberAttribute(attr_name="n")
+    wins = NumberAttribute(attr_name="wn")
+    podiums = NumberAttribute(attr_name="po")
+    place_total = NumberAttribute(attr_name="pt")
+    streak = NumberAttribute(attr_name="sk")
+    best_streak = NumberAttribute(attr_name="bs")
+    duels_won = NumberAttribute(attr_name="dw")
+    duels_drawn = NumberAttribute(attr_name="dd")
+    duels_lost = NumberAttribute(attr_name="dl")
+    guesses = ListAttribute(of=NumberAttribute, attr_name="gs")
+    points = BinaryAttribute(legacy_encoding=False, attr_name="cp")  # the rating chart, packed
+    # language → last finished
+    languages = MapAttribute[str, Any](attr_name="ls")  # type: ignore[no-untyped-call]
+    last_played = NumberAttribute(null=True, attr_name="lp")  # the active index's sort key
+    recorded_at = NumberAttribute(null=True, attr_name="ra")
+    latest_language = UnicodeAttribute(null=True, attr_name="ll")
+    before_rating = NumberAttribute(null=True, attr_name="br")
+    before_recorded_at = NumberAttribute(null=True, attr_name="bra")
+    # before: the latest language, last finished
+    before_language_played = NumberAttribute(null=True, attr_name="blp")
+    # The active index's partition: players only (no bots), once they finished a tournament.
+    active_key = UnicodeAttribute(null=True, attr_name="ak")
+
+
+class SnapshotItem(Model):
+    """A leaderboard snapshot, a part's boards, or the refresh claim (which has no data)."""
+
+    key = UnicodeAttribute(hash_key=True, attr_name="pk")
+    # When its newest part was read (which orders the snapshots); the claim: when it was made.
+    renewed_at = NumberAttribute(attr_name="at")
+    data = BinaryAttribute(null=True, legacy_encoding=False, attr_name="d")  # compressed JSON
+    write_id = UnicodeAttribute(null=True, attr_name="w")  # the refresh claim's
 
 
 def history_item(r: HistoryRecord, version: int, write_id: str | None) -> HistoryItem:
     x = r.result
     return HistoryItem(
-        f"{HISTORY_PREFIX}{r.id}",
-        v=version,
-        w=write_id,
-        hp=r.player_id,
-        hf=history_sort_key(x.finished_at, x.tournament_id),
-        ti=x.tournament_id,
-        lg=x.language,
-        sa=x.started_at,
-        fa=x.finished_at,
-        pc=x.place,
-        rb=x.rating_before,
-        ra=x.rating_after,
-        rn=x.rounds,
-        dw=x.won,
-        dd=x.drawn,
-        dl=x.lost,
-        wi=list(x.wins_in),
-        lf=x.left,
+        keys.record_key(r),
+        version=version,
+        write_id=write_id,
+        player_id=r.player_id,
+        position=keys.history_sort_key(x.finished_at, x.tournament_id),
+        tournament_id=x.tournament_id,
+        language=x.language,
+        started_at=x.started_at,
+        finished_at=x.finished_at,
+        place=x.place,
+        rating_before=x.rating_before,
+        rating_after=x.rating_after,
+        rounds=x.rounds,
+        won=x.won,
+        drawn=x.drawn,
+        lost=x.lost,
+        wins_in=list(x.wins_in),
+        left=x.left,
     )
 
 
 def history_record(i: HistoryItem) -> HistoryRecord:
     result = Result(
-        tournament_id=i.ti,
-        language=i.lg,
-        started_at=int(i.sa),
-        finished_at=int(i.fa),
-        place=int(i.pc),
-        rating_before=int(i.rb),
-        rating_after=int(i.ra),
-        rounds=int(i.rn),
-        won=int(i.dw),
-        drawn=int(i.dd),
-        lost=int(i.dl),
-        wins_in=tuple(int(n) for n in i.wi),
-        left=bool(i.lf),
+        tournament_id=i.tournament_id,
+        language=i.language,
+        started_at=int(i.started_at),
+        finished_at=int(i.finished_at),
+        place=int(i.place),
+        rating_before=int(i.rating_before),
+        rating_after=int(i.rating_after),
+        rounds=int(i.rounds),
+        won=int(i.won),
+        drawn=int(i.drawn),
+        lost=int(i.lost),
+        wins_in=tuple(int(n) for n in i.wins_in),
+        left=bool(i.left),
     )
-    return HistoryRecord(i.hp, result, version=int(i.v))
+    return HistoryRecord(i.player_id, result, version=int(i.version))
 
 
 def stats_item(r: StatsRecord, version: int, write_id: str | None) -> StatsItem:
@@ -135,31 +145,31 @@ def stats_item(r: StatsRecord, version: int, write_id: str | None) -> StatsItem:
     before = s.before
     indexed = not s.bot and s.last_played is not None
     return StatsItem(
-        f"{STATS_PREFIX}{r.player_id}",
-        v=version,
-        w=write_id,
-        nn=s.nickname,
-        rt=s.rating,
-        bt=s.bot,
-        n=s.played,
-        wn=s.wins,
-        po=s.podiums,
-        pt=s.place_total,
-        sk=s.streak,
-        bs=s.best_streak,
-        dw=s.duels_won,
-        dd=s.duels_drawn,
-        dl=s.duels_lost,
-        gs=list(s.guesses),
-        cp=b"".join(_POINT.pack(at, rating) for at, rating in s.points),
-        ls=dict(s.languages),
-        lp=s.last_played,
-        ra=s.recorded_at,
-        ll=s.latest_language,
-        br=None if before is None else before.rating,
-        bra=None if before is None else before.recorded_at,
-        blp=None if before is None else before.language_played,
-        ak=active_shard(r.player_id) if indexed else None,
+        keys.record_key(r),
+        version=version,
+        write_id=write_id,
+        nickname=s.nickname,
+        rating=s.rating,
+        bot=s.bot,
+        played=s.played,
+        wins=s.wins,
+        podiums=s.podiums,
+        place_total=s.place_total,
+        streak=s.streak,
+        best_streak=s.best_streak,
+        duels_won=s.duels_won,
+        duels_drawn=s.duels_drawn,
+        duels_lost=s.duels_lost,
+        guesses=list(s.guesses),
+        points=b"".join(_POINT.pack(at, rating) for at, rating in s.points),
+        languages=dict(s.languages),
+        last_played=s.last_played,
+        recorded_at=s.recorded_at,
+        latest_language=s.latest_language,
+        before_rating=None if before is None else before.rating,
+        before_recorded_at=None if before is None else before.recorded_at,
+        before_language_played=None if before is None else before.language_played,
+        active_key=keys.active_shard(r.player_id) if indexed else None,
     )
 
 
@@ -167,53 +177,54 @@ def _int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def _languages(i: StatsItem) -> dict[str, int]:
+    raw: dict[str, Any] = i.languages.as_dict() if i.languages is not None else {}  # type: ignore[no-untyped-call]
+    return {k: int(v) for k, v in raw.items()}
+
+
 def stats_record(i: StatsItem) -> StatsRecord:
-    raw: dict[str, Any] = i.ls.as_dict() if i.ls is not None else {}  # type: ignore[no-untyped-call]
+    before = None
+    if i.before_rating is not None:
+        played = _int(i.before_language_played)
+        before = Before(int(i.before_rating), _int(i.before_recorded_at), played)
     stats = Stats(
-        nickname=i.nn,
-        rating=int(i.rt),
-        bot=bool(i.bt),
-        played=int(i.n),
-        wins=int(i.wn),
-        podiums=int(i.po),
-        place_total=int(i.pt),
-        streak=int(i.sk),
-        best_streak=int(i.bs),
-        duels_won=int(i.dw),
-        duels_drawn=int(i.dd),
-        duels_lost=int(i.dl),
-        guesses=tuple(int(n) for n in i.gs),
-        points=tuple(_POINT.iter_unpack(i.cp or b"")),
-        languages={k: int(v) for k, v in raw.items()},
-        last_played=_int(i.lp),
-        recorded_at=_int(i.ra),
-        latest_language=i.ll,
-        before=None if i.br is None else Before(int(i.br), _int(i.bra), _int(i.blp)),
+        nickname=i.nickname,
+        rating=int(i.rating),
+        bot=bool(i.bot),
+        played=int(i.played),
+        wins=int(i.wins),
+        podiums=int(i.podiums),
+        place_total=int(i.place_total),
+        streak=int(i.streak),
+        best_streak=int(i.best_streak),
+        duels_won=int(i.duels_won),
+        duels_drawn=int(i.duels_drawn),
+        duels_lost=int(i.duels_lost),
+        guesses=tuple(int(n) for n in i.guesses),
+        points=tuple(_POINT.iter_unpack(i.points or b"")),
+        languages=_languages(i),
+        last_played=_int(i.last_played),
+        recorded_at=_int(i.recorded_at),
+        latest_language=i.latest_language,
+        before=before,
     )
-    return StatsRecord(i.pk[len(STATS_PREFIX) :], stats, version=int(i.v))
+    return StatsRecord(keys.without(keys.STATS, i.key), stats, version=int(i.version))
 
 
 def active_entry(item: dict[str, Any]) -> Entry:
-    """A player as the `active` index projects their statistics (DynamoDB's wire format)."""
-    languages = {k: int(v["N"]) for k, v in item.get("ls", {}).get("M", {}).items()}
+    """A player as the `active` index projects their statistics (DynamoDB's wire format: the
+    keys, the nickname, the rating and the languages)."""
+    i = StatsItem.from_raw_data(item)
     return Entry(
-        player_id=item["pk"]["S"][len(STATS_PREFIX) :],
-        nickname=item["nn"]["S"],
-        rating=int(item["rt"]["N"]),
-        last_played=int(item["lp"]["N"]),
-        languages=languages,
+        player_id=keys.without(keys.STATS, i.key),
+        nickname=i.nickname,
+        rating=int(i.rating),
+        last_played=int(i.last_played),
+        languages=_languages(i),
     )
 
 
 # ---------------------------------------------------------------------------- snapshots
-
-
-def board_key(name: str, copy: int) -> str:
-    return f"{BOARD_PREFIX}{name}#{copy}"
-
-
-def part_key(part: int) -> str:
-    return f"{PART_PREFIX}{part}"
 
 
 def _board_data(board: Board) -> dict[str, Any]:
@@ -239,31 +250,40 @@ def _pack(data: Any) -> bytes:
     return zlib.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(), 9)
 
 
+def _unpack(item: SnapshotItem) -> Any:
+    return json.loads(zlib.decompress(item.data or b""))
+
+
 def board_attributes(board: Board, copy: int) -> dict[str, Any]:
-    """`at`: when its newest part was read, which orders the snapshots."""
-    return {
-        "pk": {"S": board_key(board.name, copy)},
-        "at": {"N": str(board.renewed_at)},
-        "d": {"B": _pack(_board_data(board))},
-    }
+    """One copy of a snapshot, in DynamoDB's wire format."""
+    key = keys.board_key(board.name, copy)
+    item = SnapshotItem(key, renewed_at=board.renewed_at, data=_pack(_board_data(board)))
+    attrs: dict[str, Any] = item.serialize()
+    return attrs
 
 
 def board_from(item: dict[str, Any]) -> Board:
-    name = item["pk"]["S"][len(BOARD_PREFIX) :].rsplit("#", 1)[0]
-    return _board(name, json.loads(zlib.decompress(item["d"]["B"])))
+    snapshot = SnapshotItem.from_raw_data(item)
+    return _board(keys.board_name(snapshot.key), _unpack(snapshot))
 
 
 def part_attributes(part: int, boards: Mapping[str, Board]) -> dict[str, Any]:
     """One part's boards, built at one time: one item (a few tens of KB at a million players)."""
     at = max((b.renewed_at for b in boards.values()), default=0)
-    return {
-        "pk": {"S": part_key(part)},
-        "at": {"N": str(at)},
-        "d": {"B": _pack({name: _board_data(b) for name, b in boards.items()})},
-    }
+    data = _pack({name: _board_data(b) for name, b in boards.items()})
+    attrs: dict[str, Any] = SnapshotItem(keys.part_key(part), renewed_at=at, data=data).serialize()
+    return attrs
 
 
 def part_from(item: dict[str, Any]) -> tuple[int, dict[str, Board]]:
-    part = int(item["pk"]["S"][len(PART_PREFIX) :])
-    data = json.loads(zlib.decompress(item["d"]["B"]))
-    return part, {name: _board(name, d) for name, d in data.items()}
+    snapshot = SnapshotItem.from_raw_data(item)
+    part = int(keys.without(keys.PART, snapshot.key))
+    return part, {name: _board(name, d) for name, d in _unpack(snapshot).items()}
+
+
+def refresh_claim(now: int, write_id: str) -> dict[str, Any]:
+    """The refresh claim as it is written (for its size: it is written by an UpdateItem)."""
+    attrs: dict[str, Any] = SnapshotItem(
+        keys.REFRESH, renewed_at=now, write_id=write_id
+    ).serialize()
+    return attrs

@@ -1,8 +1,9 @@
 """The table's items as PynamoDB models, and the mapping between records and items.
 
 Attribute names are short on purpose: the 400 KB item limit and the billed item size count them.
-The models are not bound to a table (no Meta): the repository sends their serialized form
-through its own `TableConnection`, so one process can talk to several tables (tests do).
+Python sees each by its long name (`attr_name=` is the stored one). The models are not bound to
+a table (no Meta): the repository sends their serialized form through its own
+`TableConnection`, so one process can talk to several tables (tests do).
 
 Players' history lines and statistics: api/storage/dynamodb/history_items.py.
 
@@ -25,16 +26,11 @@ from pynamodb.attributes import (
     NumberAttribute,
     UnicodeAttribute,
 )
-from pynamodb.models import Model
 
-from api.storage.dynamodb.history_items import (
-    HISTORY_PREFIX,
-    STATS_PREFIX,
-    history_item,
-    stats_item,
-)
+from api.storage import keys
+from api.storage.dynamodb.history_items import history_item, stats_item
 from api.storage.dynamodb.item_base import Item
-from api.storage.dynamodb.table import lobby_expiry, open_sort_key, rating_band
+from api.storage.dynamodb.schema import lobby_expiry
 from api.storage.layout import Layout
 from api.storage.records import (
     GroupRecord,
@@ -51,120 +47,112 @@ from core.serialization import from_dict, to_dict
 
 
 class PlayerItem(Item):
-    th = UnicodeAttribute()  # token hash
-    nn = UnicodeAttribute()  # nickname
-    rt = NumberAttribute()  # rating
-    ca = NumberAttribute()  # created_at
-    pl = NumberAttribute()  # played
-    lb = UnicodeAttribute(null=True)  # lobby_id
-    qa = NumberAttribute(null=True)  # queued_at
-    ti = UnicodeAttribute(null=True)  # tournament_id
-    lt = UnicodeAttribute(null=True)  # last_tournament_id
-    gi = UnicodeAttribute(null=True)  # group_id
-    bt = BooleanAttribute()  # bot
-    lc = NumberAttribute(null=True)  # last contact outside a tournament (D9), by touch_player
+    token_hash = UnicodeAttribute(attr_name="th")
+    nickname = UnicodeAttribute(attr_name="nn")
+    rating = NumberAttribute(attr_name="rt")
+    created_at = NumberAttribute(attr_name="ca")
+    played = NumberAttribute(attr_name="pl")
+    lobby_id = UnicodeAttribute(null=True, attr_name="lb")
+    queued_at = NumberAttribute(null=True, attr_name="qa")
+    tournament_id = UnicodeAttribute(null=True, attr_name="ti")
+    last_tournament_id = UnicodeAttribute(null=True, attr_name="lt")
+    group_id = UnicodeAttribute(null=True, attr_name="gi")
+    bot = BooleanAttribute(attr_name="bt")
+    # The last contact outside a tournament (D9), written by touch_player.
+    last_contact = NumberAttribute(null=True, attr_name="lc")
 
 
 class SeatMap(MapAttribute[str, Any]):
-    p = UnicodeAttribute()
-    r = NumberAttribute()
-    s = NumberAttribute(null=True)  # seen: the last contact folded in at the last write (D16)
+    player = UnicodeAttribute(attr_name="p")
+    rating = NumberAttribute(attr_name="r")
+    # The last contact folded in at the last write (D16).
+    seen = NumberAttribute(null=True, attr_name="s")
 
 
 class LobbyItem(Item):
-    lg = UnicodeAttribute()  # language
-    ca = NumberAttribute()  # created_at
-    se = ListAttribute(of=SeatMap)  # seats
-    gi = UnicodeAttribute(null=True)  # group_id
-    gr = NumberAttribute(null=True)  # group_rating
-    ti = UnicodeAttribute(null=True)  # tournament_id
-    mt = UnicodeAttribute(null=True)  # moved_to: merged into that lobby (D15)
-    c = MapAttribute[str, int]()  # type: ignore[no-untyped-call] # contacts, by touch_lobby() only
-    ok = UnicodeAttribute(null=True)  # fill index partition, only while open
-    of = UnicodeAttribute(null=True)  # fill index sort key, only while open
-    dk = UnicodeAttribute(null=True)  # due index shard, only while open
-    dd = NumberAttribute(null=True)  # due
-    x = NumberAttribute(null=True)  # TTL (epoch seconds), once started or merged
+    language = UnicodeAttribute(attr_name="lg")
+    created_at = NumberAttribute(attr_name="ca")
+    seats = ListAttribute(of=SeatMap, attr_name="se")
+    group_id = UnicodeAttribute(null=True, attr_name="gi")
+    group_rating = NumberAttribute(null=True, attr_name="gr")
+    tournament_id = UnicodeAttribute(null=True, attr_name="ti")
+    moved_to = UnicodeAttribute(null=True, attr_name="mt")  # merged into that lobby (D15)
+    # Contact stamps, set by touch_lobby() only.
+    contacts = MapAttribute[str, int](attr_name="c")  # type: ignore[no-untyped-call]
+    fill_key = UnicodeAttribute(null=True, attr_name="ok")  # fill's partition, while open
+    fill_sort = UnicodeAttribute(null=True, attr_name="of")  # fill's sort key, while open
+    due_key = UnicodeAttribute(null=True, attr_name="dk")  # due's shard, while open
+    due = NumberAttribute(null=True, attr_name="dd")
+    expires = NumberAttribute(null=True, attr_name="x")  # TTL (epoch s), once started or merged
 
 
 class TournamentItem(Item):
-    s = BinaryAttribute(legacy_encoding=False)  # zlib(JSON(core.serialization.to_dict))
-    c = MapAttribute[str, int]()  # type: ignore[no-untyped-call] # last-contact stamps, written by touch() only
-    dk = UnicodeAttribute(null=True)  # due index shard, only while live
-    dd = NumberAttribute(null=True)  # due
+    state = BinaryAttribute(legacy_encoding=False, attr_name="s")  # see pack_tournament
+    # Last-contact stamps, written by touch() only.
+    contacts = MapAttribute[str, int](attr_name="c")  # type: ignore[no-untyped-call]
+    due_key = UnicodeAttribute(null=True, attr_name="dk")  # due's shard, while live
+    due = NumberAttribute(null=True, attr_name="dd")
 
 
 class GroupItem(Item):
-    lg = UnicodeAttribute()
-    mb = ListAttribute(of=UnicodeAttribute)  # members
-    ic = UnicodeAttribute()  # invite code
-    ca = NumberAttribute()
-    li = UnicodeAttribute(null=True)  # lobby_id
-
-
-class CounterItem(Model):
-    """A rate-limit subject `R#<key>`: a number attribute `c<window>` per recent window."""
-
-    pk = UnicodeAttribute(hash_key=True)
-    x = NumberAttribute()  # TTL, epoch seconds
-    w = UnicodeAttribute(null=True)  # write id of the last count
-
-
-KEY_PREFIX: dict[type, str] = {
-    PlayerRecord: "P#",
-    LobbyRecord: "L#",
-    TournamentRecord: "T#",
-    GroupRecord: "G#",
-    HistoryRecord: HISTORY_PREFIX,
-    StatsRecord: STATS_PREFIX,
-}
-
-
-def record_key(record: Record) -> str:
-    return KEY_PREFIX[type(record)] + record.id
+    language = UnicodeAttribute(attr_name="lg")
+    members = ListAttribute(of=UnicodeAttribute, attr_name="mb")
+    invite_code = UnicodeAttribute(attr_name="ic")
+    created_at = NumberAttribute(attr_name="ca")
+    lobby_id = UnicodeAttribute(null=True, attr_name="li")
 
 
 def pack_tournament(record: TournamentRecord) -> bytes:
+    """zlib(JSON(core.serialization.to_dict)): a finished tournament fits one read unit."""
     text = json.dumps(to_dict(record.tournament), separators=(",", ":"), ensure_ascii=False)
     return zlib.compress(text.encode(), 9)
 
 
+def _stamps(contacts: MapAttribute[str, int] | None) -> dict[str, int]:
+    raw: dict[str, Any] = contacts.as_dict() if contacts is not None else {}  # type: ignore[no-untyped-call]
+    return {k: int(v) for k, v in raw.items()}
+
+
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
 def _player_item(r: PlayerRecord, version: int, write_id: str | None) -> PlayerItem:
     return PlayerItem(
-        "P#" + r.id,
-        v=version,
-        w=write_id,
-        th=r.token_hash,
-        nn=r.nickname,
-        rt=r.rating,
-        ca=r.created_at,
-        pl=r.played,
-        lb=r.lobby_id,
-        qa=r.queued_at,
-        ti=r.tournament_id,
-        lt=r.last_tournament_id,
-        gi=r.group_id,
-        bt=r.bot,
-        lc=r.last_contact,
+        keys.record_key(r),
+        version=version,
+        write_id=write_id,
+        token_hash=r.token_hash,
+        nickname=r.nickname,
+        rating=r.rating,
+        created_at=r.created_at,
+        played=r.played,
+        lobby_id=r.lobby_id,
+        queued_at=r.queued_at,
+        tournament_id=r.tournament_id,
+        last_tournament_id=r.last_tournament_id,
+        group_id=r.group_id,
+        bot=r.bot,
+        last_contact=r.last_contact,
     )
 
 
 def player_record(i: PlayerItem) -> PlayerRecord:
     return PlayerRecord(
-        id=i.pk[2:],
-        token_hash=i.th,
-        nickname=i.nn,
-        rating=int(i.rt),
-        created_at=int(i.ca),
-        played=int(i.pl),
-        lobby_id=i.lb,
-        queued_at=None if i.qa is None else int(i.qa),
-        tournament_id=i.ti,
-        last_tournament_id=i.lt,
-        group_id=i.gi,
-        bot=bool(i.bt),
-        version=int(i.v),
-        last_contact=int(i.lc) if i.lc is not None else int(i.ca),
+        id=keys.without(keys.PLAYER, i.key),
+        token_hash=i.token_hash,
+        nickname=i.nickname,
+        rating=int(i.rating),
+        created_at=int(i.created_at),
+        played=int(i.played),
+        lobby_id=i.lobby_id,
+        queued_at=_int(i.queued_at),
+        tournament_id=i.tournament_id,
+        last_tournament_id=i.last_tournament_id,
+        group_id=i.group_id,
+        bot=bool(i.bot),
+        version=int(i.version),
+        last_contact=int(i.last_contact) if i.last_contact is not None else int(i.created_at),
     )
 
 
@@ -180,49 +168,42 @@ def _lobby_item(r: LobbyRecord, version: int, write_id: str | None, layout: Layo
     # Started, or every player moved away (a lobby that gave some players to another stays
     # open, and stays).
     closed = not listed and (r.tournament_id is not None or r.moved_to is not None)
+    seats = [SeatMap(player=s.player, rating=s.rating, seen=s.seen) for s in lobby.seats]  # type: ignore[no-untyped-call]
     return LobbyItem(
-        "L#" + lobby.id,
-        v=version,
-        w=write_id,
-        lg=lobby.language,
-        ca=lobby.created_at,
-        se=[SeatMap(p=s.player, r=s.rating, s=s.seen) for s in lobby.seats],  # type: ignore[no-untyped-call]
-        gi=lobby.group_id,
-        gr=lobby.group_rating,
-        ti=r.tournament_id,
-        mt=r.moved_to,
-        c={},
-        ok=fill_key(layout, r) if listed else None,
-        of=open_sort_key(lobby.open_seats, lobby.created_at) if listed else None,
-        dk=layout.lobby_due_key(lobby.id) if due is not None else None,
-        dd=due,
-        x=lobby_expiry(lobby.created_at) if closed else None,
+        keys.record_key(r),
+        version=version,
+        write_id=write_id,
+        language=lobby.language,
+        created_at=lobby.created_at,
+        seats=seats,
+        group_id=lobby.group_id,
+        group_rating=lobby.group_rating,
+        tournament_id=r.tournament_id,
+        moved_to=r.moved_to,
+        contacts={},
+        fill_key=layout.lobby_fill_key(lobby) if listed else None,
+        fill_sort=keys.open_sort_key(lobby.open_seats, lobby.created_at) if listed else None,
+        due_key=layout.lobby_due_key(lobby.id) if due is not None else None,
+        due=due,
+        expires=lobby_expiry(lobby.created_at) if closed else None,
     )
-
-
-def fill_key(layout: Layout, r: LobbyRecord) -> str:
-    """The `fill` partition of an open lobby: its language, rating band and shard."""
-    lobby = r.lobby
-    shard = layout.fill_shard(lobby.language, lobby.id)
-    return layout.fill_key(lobby.language, rating_band(lobby.rating), shard)
 
 
 def lobby_record(i: LobbyItem) -> LobbyRecord:
-    created_at = int(i.ca)
+    created_at = int(i.created_at)
     lobby = Lobby(
-        id=i.pk[2:],
-        language=i.lg,
+        id=keys.without(keys.LOBBY, i.key),
+        language=i.language,
         created_at=created_at,
         seats=tuple(
-            LobbySeat(s.p, int(s.r), created_at if s.s is None else int(s.s)) for s in i.se
+            LobbySeat(s.player, int(s.rating), created_at if s.seen is None else int(s.seen))
+            for s in i.seats
         ),
-        group_id=i.gi,
-        group_rating=i.gr,
+        group_id=i.group_id,
+        group_rating=i.group_rating,
     )
-    stamps: dict[str, Any] = i.c.as_dict() if i.c is not None else {}  # type: ignore[no-untyped-call]
-    lobby = heard_from(lobby, {k: int(v) for k, v in stamps.items()})
-    due = None if i.dd is None else int(i.dd)
-    return LobbyRecord(lobby, i.ti, int(i.v), due, i.mt)
+    lobby = heard_from(lobby, _stamps(i.contacts))
+    return LobbyRecord(lobby, i.tournament_id, int(i.version), _int(i.due), i.moved_to)
 
 
 def tournament_item(
@@ -235,41 +216,45 @@ def tournament_item(
 ) -> TournamentItem:
     live = r.due is not None
     return TournamentItem(
-        "T#" + r.id,
-        v=version,
-        w=write_id,
-        s=state,
-        c=contacts,
-        dk=layout.due_key(r.id) if live else None,
-        dd=r.due,
+        keys.record_key(r),
+        version=version,
+        write_id=write_id,
+        state=state,
+        contacts=contacts,
+        due_key=layout.due_key(r.id) if live else None,
+        due=r.due,
     )
 
 
 def tournament_record(i: TournamentItem) -> TournamentRecord:
-    tournament = from_dict(json.loads(zlib.decompress(i.s)))
-    stamps: dict[str, Any] = i.c.as_dict() if i.c is not None else {}  # type: ignore[no-untyped-call]
-    contacts = {k: int(v) for k, v in stamps.items()}
-    due = None if i.dd is None else int(i.dd)
-    return TournamentRecord(tournament, version=int(i.v), contacts=contacts, due=due)
+    tournament = from_dict(json.loads(zlib.decompress(i.state)))
+    contacts = _stamps(i.contacts)
+    return TournamentRecord(tournament, version=int(i.version), contacts=contacts, due=_int(i.due))
 
 
 def _group_item(r: GroupRecord, version: int, write_id: str | None) -> GroupItem:
     g = r.group
     return GroupItem(
-        "G#" + g.id,
-        v=version,
-        w=write_id,
-        lg=g.language,
-        mb=list(g.members),
-        ic=g.invite_code,
-        ca=g.created_at,
-        li=r.lobby_id,
+        keys.record_key(r),
+        version=version,
+        write_id=write_id,
+        language=g.language,
+        members=list(g.members),
+        invite_code=g.invite_code,
+        created_at=g.created_at,
+        lobby_id=r.lobby_id,
     )
 
 
 def group_record(i: GroupItem) -> GroupRecord:
-    group = Group(i.pk[2:], i.lg, tuple(str(m) for m in i.mb), i.ic, int(i.ca))
-    return GroupRecord(group, lobby_id=i.li, version=int(i.v))
+    group = Group(
+        keys.without(keys.GROUP, i.key),
+        i.language,
+        tuple(str(m) for m in i.members),
+        i.invite_code,
+        int(i.created_at),
+    )
+    return GroupRecord(group, lobby_id=i.lobby_id, version=int(i.version))
 
 
 def to_item(

@@ -1,7 +1,6 @@
 """The in-memory fake's global secondary indexes (`fill`, `due`, `history`, `active`), kept by
-partition key as DynamoDB keeps them (the same keys: api/storage/dynamodb/items.py,
-api/storage/layout.py, api/storage/dynamodb/history_items.py), and as far
-behind the table as the fake's `index_lag_ms`.
+partition key as DynamoDB keeps them (the same keys: api/storage/keys.py, api/storage/layout.py),
+and as far behind the table as the fake's `index_lag_ms`.
 
 Every write of a lobby or tournament is queued with its time; a query first applies the writes
 older than the lag, so it sees each item as it was `index_lag_ms` ago (or not yet, or still
@@ -13,14 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from api.storage.dynamodb.items import fill_key
-from api.storage.dynamodb.table import (
-    ACTIVE_INDEX,
-    DUE_INDEX,
-    HISTORY_INDEX,
-    OPEN_INDEX,
-    active_shard,
-)
+from api.storage import keys
 from api.storage.layout import Layout
 from api.storage.records import HistoryRecord, LobbyRecord, StatsRecord, TournamentRecord
 
@@ -30,17 +22,17 @@ Key = tuple[type, str]
 def placed(record: Any, layout: Layout) -> list[tuple[str, str]]:
     """The (index, partition key) pairs where an item of `record` has an entry."""
     if isinstance(record, TournamentRecord):
-        return [] if record.due is None else [(DUE_INDEX, layout.due_key(record.id))]
+        return [] if record.due is None else [(keys.DUE_INDEX, layout.due_key(record.id))]
     if isinstance(record, LobbyRecord) and record.open:
-        where = [(OPEN_INDEX, fill_key(layout, record))]
+        where = [(keys.OPEN_INDEX, layout.lobby_fill_key(record.lobby))]
         if record.due is not None:
-            where.append((DUE_INDEX, layout.lobby_due_key(record.id)))
+            where.append((keys.DUE_INDEX, layout.lobby_due_key(record.id)))
         return where
     if isinstance(record, HistoryRecord):
-        return [(HISTORY_INDEX, record.player_id)]
+        return [(keys.HISTORY_INDEX, record.player_id)]
     if isinstance(record, StatsRecord):  # the players who finished a tournament, bots aside
         active = not record.stats.bot and record.stats.last_played is not None
-        return [(ACTIVE_INDEX, active_shard(record.player_id))] if active else []
+        return [(keys.ACTIVE_INDEX, keys.active_shard(record.player_id))] if active else []
     return []
 
 

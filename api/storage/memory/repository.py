@@ -1,6 +1,9 @@
 """An in-memory repository with the same semantics as DynamoDB's conditional writes.
 
-For fast service tests and for `make run` without DynamoDB. Thread-safe.
+For fast service tests and for `bench scale`. Thread-safe. Made of parts: the items and their
+lagging indexes (items.py, index.py), and players' history, statistics and leaderboards
+(history.py); an observer (observer.py) hears every call when one is given, as the capacity
+meter does (api/storage/metering/memory.py).
 
 DynamoDB updates a global secondary index after the write to the table commits, so a query may
 miss a lobby created a moment ago or show an older version of it. `index_lag_ms` models that:
@@ -11,27 +14,15 @@ wall clock). Reads by key are always current, as DynamoDB's strongly consistent 
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from api.storage.dynamodb.items import KEY_PREFIX
-from api.storage.dynamodb.small_items import CLOCK_KEY, clock_attributes
-from api.storage.dynamodb.table import (
-    DUE_INDEX,
-    OPEN_INDEX,
-    due_page_limit,
-    open_sort_key,
-    rating_bands,
-)
+from api.storage import keys
 from api.storage.layout import Layout
-from api.storage.memory.history import MemoryResults
-from api.storage.memory.index import IndexView
-from api.storage.metering.images import ItemImages
-from api.storage.metering.meter import Meter, item_size
-from api.storage.metering.traffic import TABLE, unknown_entry
+from api.storage.memory.history import MemoryHistory
+from api.storage.memory.items import Items, Key
+from api.storage.memory.observer import Image, Observer
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
@@ -42,29 +33,28 @@ from api.storage.records import (
     StatsRecord,
     TournamentRecord,
 )
-from api.storage.repository import LOBBIES_PER_BAND, Conflict, Delete, Put, Repository, Write
+from api.storage.repository import (
+    LOBBIES_PER_BAND,
+    Conflict,
+    Delete,
+    Put,
+    Repository,
+    Write,
+    due_page_limit,
+)
 from core.evolve import evolve
-from core.leaderboard import Board
+from core.leaderboard import Board, Entry
 from core.lobby import heard_from
 
-Key = tuple[type, str]
-INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord)
-COUNTER_BYTES = 60  # about a rate-limit counter item's size, to meter `hit`
-
-
-def clock_size(clock: ClockRecord | None) -> int:
-    return 0 if clock is None else item_size(clock_attributes(clock))
+if TYPE_CHECKING:
+    from api.storage.metering.meter import Meter
 
 
 def _key(record: Record) -> Key:
     return type(record), record.id
 
 
-def _wall_clock_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-class InMemoryRepository(MemoryResults, Repository):
+class InMemoryRepository(Repository):
     def __init__(
         self,
         index_lag_ms: int = 0,
@@ -74,43 +64,41 @@ class InMemoryRepository(MemoryResults, Repository):
         meter: Meter | None = None,
     ) -> None:
         """`layout`: the index shards (as the adapter's settings); `meter`: what each call
-        would cost on DynamoDB, per key too if it has a tally (api/storage/metering/images.py)."""
+        would cost on DynamoDB, per key too if it has a tally (api/storage/metering/memory.py)."""
         self.layout = layout or Layout()
         self.meter = meter
-        self._images = None if meter is None else ItemImages(meter, self.layout)
-        self._lock = threading.Lock()
-        self._items: dict[Key, Any] = {}
+        self._observer: Observer | None = None
+        if meter is not None:
+            from api.storage.metering.memory import FakeMeter
+
+            self._observer = FakeMeter(meter, self.layout)
+        self.index_lag_ms = index_lag_ms
+        self._table = Items(self.layout, index_lag_ms, clock)
+        self._lock = self._table.lock
+        self._items = self._table.records
         self._contacts: dict[str, dict[str, int]] = {}
         self._lobby_contacts: dict[str, dict[str, int]] = {}
         self._counters: dict[str, dict[int, int]] = {}
         self._counters_kept = 50_000  # subjects kept before forgetting those not counted lately
         self._heartbeat: ClockRecord | None = None
-        self.index_lag_ms = index_lag_ms
-        self._clock = clock or _wall_clock_ms
-        self._boards: dict[str, Board] = {}
-        self._parts: dict[int, dict[str, Board]] = {}
-        self._refreshed: int | None = None
-        self._index = IndexView(self.layout, index_lag_ms)
+        self._history = MemoryHistory(self._table, self._observer)
 
     def copy(self) -> InMemoryRepository:
         """Another repository holding the same items as this one now, its indexes current
         (tests freeze an index view with it)."""
-        other = InMemoryRepository(clock=self._clock, layout=self.layout)
+        other = InMemoryRepository(clock=self._table.clock, layout=self.layout)
         with self._lock:
             for key, value in self._items.items():
-                other._set(key, value)
+                other._table.set(key, value)
             other._contacts = {k: dict(v) for k, v in self._contacts.items()}
             other._lobby_contacts = {k: dict(v) for k, v in self._lobby_contacts.items()}
         return other
 
-    def _set(self, key: Key, value: Any) -> None:
-        """Store (or, with None, delete) an item; the caller holds the lock."""
-        if value is None:
-            self._items.pop(key, None)
-        else:
-            self._items[key] = value
-        if key[0] in INDEXED:
-            self._index.written(key, value, self._clock())
+    def describe(self) -> dict[str, str | None]:
+        return {"store": "memory", "table": None}
+
+    def ping(self) -> None:
+        """Always reachable."""
 
     def _stamps(self, key: Key) -> dict[str, int]:
         """The contact map stored beside a tournament or lobby; the caller holds the lock."""
@@ -120,15 +108,19 @@ class InMemoryRepository(MemoryResults, Repository):
             return self._lobby_contacts.get(key[1], {})
         return {}
 
+    def _image(self, key: Key) -> Image:
+        """The stored item of `key` and its stamps, for the observer; the caller holds the lock."""
+        return self._items.get(key), dict(self._stamps(key))
+
     # ------------------------------------------------------------------ reads
 
     def _get(self, kind: type, item_id: str, operation: str, consistent: bool = True) -> Any:
         with self._lock:
             record = self._items.get((kind, item_id))
             stamps = dict(self._stamps((kind, item_id)))
-        if self._images is not None:
-            pk = KEY_PREFIX[kind] + item_id
-            self._images.get(operation, pk, record, stamps, consistent=consistent)
+        if self._observer is not None:
+            pk = keys.key_of(kind, item_id)
+            self._observer.read(operation, pk, record, stamps, consistent=consistent)
         return record
 
     def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
@@ -138,9 +130,10 @@ class InMemoryRepository(MemoryResults, Repository):
     def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:
         with self._lock:
             found = [self._items.get((PlayerRecord, pid)) for pid in player_ids]
-        if self._images is not None and player_ids:
+        if self._observer is not None and player_ids:
             unique = dict(zip(player_ids, found, strict=True))
-            self._images.get_many("get_players", (("P#" + k, v) for k, v in unique.items()))
+            pairs = ((keys.key_of(PlayerRecord, k), v) for k, v in unique.items())
+            self._observer.read_many("get_players", pairs)
         return [p for p in found if p is not None]
 
     def _with_contacts(self, record: LobbyRecord) -> LobbyRecord:
@@ -167,17 +160,13 @@ class InMemoryRepository(MemoryResults, Repository):
         result: GroupRecord | None = self._get(GroupRecord, group_id, "get_group")
         return result
 
-    def _query(self, operation: str, index: str, key: str, found: list[Any]) -> None:
-        """Meter one index query that returned `found` (the lock is not held)."""
-        if self._images is None:
+    def _observe_query(self, operation: str, index: str, key: str, found: list[Any]) -> None:
+        """Tell the observer of one index query that returned `found` (the lock is not held)."""
+        if self._observer is None:
             return
-        sizes = []
-        for record in found:
-            with self._lock:
-                stamps = dict(self._stamps(_key(record)))
-            entry = self._images.entries(record, stamps).get(index)
-            sizes.append(0 if entry is None else entry.size)
-        self._images.query(operation, index, key, sizes)
+        with self._lock:
+            pages = [(record, dict(self._stamps(_key(record)))) for record in found]
+        self._observer.query(operation, index, key, pages)
 
     def open_lobbies(
         self,
@@ -190,29 +179,29 @@ class InMemoryRepository(MemoryResults, Repository):
         """Like the `fill` index: per partition, the fullest first, then the oldest; `limit`
         each."""
         found: list[LobbyRecord] = []
-        for band in rating_bands(rating, window):
+        for band in keys.rating_bands(rating, window):
             for key in self.layout.fill_keys(language, band, shards):
                 with self._lock:
                     listed = sorted(
-                        self._index.partition(OPEN_INDEX, key, self._clock()),
-                        key=lambda r: open_sort_key(r.lobby.open_seats, r.lobby.created_at),
+                        self._table.partition(keys.OPEN_INDEX, key),
+                        key=lambda r: keys.open_sort_key(r.lobby.open_seats, r.lobby.created_at),
                     )[: max(limit, 0)]
-                self._query("open_lobbies", OPEN_INDEX, key, listed)
+                self._observe_query("open_lobbies", keys.OPEN_INDEX, key, listed)
                 with self._lock:
                     found += [self._with_contacts(r) for r in listed]
         return [lb for lb in found if abs(lb.lobby.rating - rating) <= window]
 
-    def _due(self, operation: str, keys: list[str], now: int, limit: int) -> list[str]:
+    def _due(self, operation: str, partitions: list[str], now: int, limit: int) -> list[str]:
         if limit <= 0:
             return []
-        per_shard = due_page_limit(limit, len(keys))
+        per_shard = due_page_limit(limit, len(partitions))
         due: list[tuple[int, str]] = []
-        for key in keys:
+        for key in partitions:
             with self._lock:
-                entries = self._index.partition(DUE_INDEX, key, self._clock())
+                entries = self._table.partition(keys.DUE_INDEX, key)
             page = sorted((r for r in entries if r.due <= now), key=lambda r: (r.due, r.id))
             page = page[:per_shard]
-            self._query(operation, DUE_INDEX, key, page)
+            self._observe_query(operation, keys.DUE_INDEX, key, page)
             due += [(r.due, r.id) for r in page]
         return [item_id for _, item_id in sorted(due)[:limit]]
 
@@ -224,22 +213,16 @@ class InMemoryRepository(MemoryResults, Repository):
 
     # ------------------------------------------------------------------ small updates
 
-    def _entries(self, key: Key) -> dict[str, Any]:
-        """The stored item's entries, for the meter; the caller holds the lock."""
-        assert self._images is not None
-        return self._images.entries(self._items.get(key), dict(self._stamps(key)))
-
     def _small_update(self, operation: str, key: Key, change: Callable[[], bool]) -> None:
         """An update without a version bump: `change` applies it (the lock held) and says
-        whether its condition held; metered on the item before and after."""
+        whether its condition held; observed with the item before and after."""
         with self._lock:
-            before = None if self._images is None else self._entries(key)
+            before = None if self._observer is None else self._image(key)
             applied = change()
-            after = None if self._images is None else self._entries(key)
-        if self._images is not None and before is not None and after is not None:
-            if not before:  # no item: the condition failed on nothing, billed the minimum
-                before = {TABLE: unknown_entry(KEY_PREFIX[key[0]] + key[1])}
-            self._images.write(operation, [(before, after or before)], applied=applied)
+            after = None if self._observer is None else self._image(key)
+        if self._observer is not None and before is not None and after is not None:
+            pk = keys.key_of(*key)
+            self._observer.updated(operation, pk, before, after, applied=applied)
 
     def touch(self, tournament_id: str, player_id: str, now: int) -> None:
         key = (TournamentRecord, tournament_id)
@@ -270,22 +253,6 @@ class InMemoryRepository(MemoryResults, Repository):
 
         self._small_update("touch_lobby", key, change)
 
-    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
-        with self._lock:
-            found = self._heartbeat
-        if self._images is not None:
-            self._images.small("get_clock", CLOCK_KEY, clock_size(found), consistent=consistent)
-        return found
-
-    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
-        with self._lock:
-            applied = self._heartbeat == expected
-            if applied:
-                self._heartbeat = new
-        if self._images is not None:
-            self._images.counted("put_clock", CLOCK_KEY, clock_size(new))
-        return applied
-
     def touch_player(self, player_id: str, now: int) -> None:
         key = (PlayerRecord, player_id)
 
@@ -293,7 +260,7 @@ class InMemoryRepository(MemoryResults, Repository):
             record = self._items.get(key)
             if record is None or record.last_contact >= now:
                 return False
-            self._set(key, replace(record, last_contact=now))
+            self._table.set(key, replace(record, last_contact=now))
             return True
 
         self._small_update("touch_player", key, change)
@@ -305,7 +272,7 @@ class InMemoryRepository(MemoryResults, Repository):
             record = self._items.get(key)
             if record is None or record.version != version:
                 return False
-            self._set(key, replace(record, due=due))
+            self._table.set(key, replace(record, due=due))
             return True
 
         self._small_update("reschedule", key, change)
@@ -317,7 +284,7 @@ class InMemoryRepository(MemoryResults, Repository):
             record = self._items.get(key)
             if record is None or record.version != version or not record.open:
                 return False
-            self._set(key, replace(record, due=due))
+            self._table.set(key, replace(record, due=due))
             return True
 
         self._small_update("reschedule_lobby", key, change)
@@ -326,29 +293,29 @@ class InMemoryRepository(MemoryResults, Repository):
 
     def commit(self, writes: Sequence[Write]) -> None:
         with self._lock:
-            keys = [_key(w.record) for w in writes]
-            if len(set(keys)) != len(keys):
+            keys_ = [_key(w.record) for w in writes]
+            if len(set(keys_)) != len(keys_):
                 raise ValueError("a transaction touches each item once")
-            before = [{} if self._images is None else self._entries(k) for k in keys]
+            before = [None if self._observer is None else self._image(k) for k in keys_]
             try:
-                self._check(writes, keys)
+                self._check(writes, keys_)
             except Conflict:
-                self._metered_commit(writes, before, applied=False)
+                self._observe_commit(writes, before, applied=False)
                 raise
-            for write, key in zip(writes, keys, strict=True):
+            for write, key in zip(writes, keys_, strict=True):
                 if key[0] is LobbyRecord:
                     self._lobby_contacts.pop(key[1], None)  # as DynamoDB's put empties `c`
                 if isinstance(write, Delete):
-                    self._set(key, None)
+                    self._table.set(key, None)
                     if key[0] is TournamentRecord:
                         self._contacts.pop(key[1], None)
                 else:
                     version = 1 if write.new else write.record.version + 1
-                    self._set(key, replace(write.record, version=version))
-            self._metered_commit(writes, before, applied=True)
+                    self._table.set(key, replace(write.record, version=version))
+            self._observe_commit(writes, before, applied=True)
 
-    def _check(self, writes: Sequence[Write], keys: list[Key]) -> None:
-        for write, key in zip(writes, keys, strict=True):
+    def _check(self, writes: Sequence[Write], keys_: list[Key]) -> None:
+        for write, key in zip(writes, keys_, strict=True):
             stored = self._items.get(key)
             if isinstance(write, Put) and write.new:
                 if stored is not None:
@@ -356,24 +323,27 @@ class InMemoryRepository(MemoryResults, Repository):
             elif stored is None or stored.version != write.record.version:
                 raise Conflict(f"{key[0].__name__} {key[1]} changed")
 
-    def _metered_commit(
-        self, writes: Sequence[Write], before: list[dict[str, Any]], *, applied: bool
+    def _observe_commit(
+        self, writes: Sequence[Write], before: list[Image | None], *, applied: bool
     ) -> None:
-        """The caller holds the lock. A failed commit is billed as the adapter's: each item as
-        the write would have left it, no index."""
-        if self._images is None:
+        """The caller holds the lock. A failed commit is observed as the adapter's: each item
+        as the write would have left it."""
+        if self._observer is None:
             return
-        changes = []
+        changes: list[tuple[Image, Image]] = []
         for write, old in zip(writes, before, strict=True):
+            assert old is not None
             record = write.record
             if isinstance(write, Delete):
-                changes.append((old, {}))
+                changes.append((old, (None, {})))
                 continue
             version = 1 if write.new else record.version + 1
             stored = self._items.get(_key(record)) if applied else None
             after = stored if stored is not None else replace(record, version=version)
-            changes.append((old, self._images.entries(after, dict(self._stamps(_key(record))))))
-        self._images.write("commit", changes, applied=applied)
+            changes.append((old, (after, dict(self._stamps(_key(record))))))
+        self._observer.committed(changes, applied=applied)
+
+    # ------------------------------------------------------------------ counters, heartbeat
 
     def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
         with self._lock:
@@ -387,6 +357,50 @@ class InMemoryRepository(MemoryResults, Repository):
             for old in [w for w in counts if w < window - 1]:
                 del counts[old]
             found = counts[window], counts.get(window - 1, 0)
-        if self._images is not None:
-            self._images.counted("count", "R#" + key, COUNTER_BYTES)
+        if self._observer is not None:
+            self._observer.counted(key)
         return found
+
+    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+        with self._lock:
+            found = self._heartbeat
+        if self._observer is not None:
+            self._observer.read_clock(found, consistent=consistent)
+        return found
+
+    def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
+        with self._lock:
+            applied = self._heartbeat == expected
+            if applied:
+                self._heartbeat = new
+        if self._observer is not None:
+            self._observer.wrote_clock(new)
+        return applied
+
+    # ------------------------------------------------------------------ history, leaderboards
+
+    def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
+        return self._history.get_stats(player_ids)
+
+    def history(
+        self, player_id: str, limit: int, after: tuple[int, str] | None = None
+    ) -> list[HistoryRecord]:
+        return self._history.history(player_id, limit, after)
+
+    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
+        return self._history.active_players(since, part)
+
+    def get_board(self, name: str) -> Board | None:
+        return self._history.get_board(name)
+
+    def save_board(self, board: Board) -> None:
+        self._history.save_board(board)
+
+    def get_parts(self) -> dict[int, dict[str, Board]]:
+        return self._history.get_parts()
+
+    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
+        self._history.save_part(part, boards)
+
+    def claim_refresh(self, now: int, every_ms: int) -> bool:
+        return self._history.claim_refresh(now, every_ms)

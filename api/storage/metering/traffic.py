@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from api.storage.metering.meter import item_size, read_units, write_units
+from api.storage.dynamodb.schema import table_definition
+from api.storage.metering.billing import item_size, read_units, write_units
 
 TABLE = "table"  # the name of the table in a Touch (an index is named by its IndexName)
 PARTITION_READ_UNITS = 3000.0
@@ -70,8 +71,6 @@ class _Index:
 @cache
 def _indexes() -> tuple[str, tuple[_Index, ...]]:
     """The table's key attribute and its indexes, from the one table definition."""
-    from api.storage.dynamodb.table import table_definition
-
     definition = table_definition("any")
     table_key = next(k["AttributeName"] for k in definition["KeySchema"] if k["KeyType"] == "HASH")
     found = []
