@@ -14,12 +14,10 @@ from flask import Flask, Response, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
-from api.config import Settings
 from api.http import limits, logs, routes
 from api.http.requests import CALLER, PLAYER_ID
 from api.service import Service, where
 from api.service import errors as svc
-from api.service.context import Context
 from api.storage import repository as storage
 from api.web import VERSION_HEADER, current_version, web
 
@@ -79,14 +77,8 @@ class _JSONProvider(DefaultJSONProvider):
             raise ValueError("JSON nested too deeply") from exc
 
 
-def create_app(service: Service | None = None, settings: Settings | None = None) -> Flask:
-    if service is not None:
-        settings = service.ctx.settings
-    settings = settings or Settings.from_env()
-    if service is None:
-        from api.storage.dynamodb.repository import DynamoRepository
-
-        service = Service(Context(DynamoRepository(settings), settings))
+def create_app(service: Service) -> Flask:
+    """The app over `service` (api/bootstrap.py builds both from the settings)."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
     app.json = _JSONProvider(app)

@@ -24,11 +24,11 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from api import bootstrap
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.service import Service
-from api.service.context import Context
 from api.storage.metering.meter import Meter, Scope
 from api.storage.repository import Repository
 
@@ -196,7 +196,7 @@ def _repository(
     from api.local import moto_server
     from api.local.dynamodb_local import MEMORY
     from api.local.stores import open_store
-    from api.storage.dynamodb.repository import DynamoRepository, create_table
+    from api.storage.dynamodb.repository import create_table
 
     # One process serves every request here (a Lambda instance serves one at a time): let
     # botocore keep a connection per concurrent request instead of PynamoDB's default 10.
@@ -214,7 +214,7 @@ def _repository(
     settings = replace(settings, table_name=f"loadtest-{uuid.uuid4().hex[:8]}")
     create_table(settings)
     meter = Meter()
-    return DynamoRepository(settings, meter), meter, settings
+    return bootstrap.repository(settings, meter=meter), meter, settings
 
 
 def start_local_stack(
@@ -227,7 +227,7 @@ def start_local_stack(
 
     closers: list[Callable[[], None]] = []
     repo, meter, settings = _repository(settings, backend, closers, long_run)
-    service = Service(Context(repo, settings))
+    service = bootstrap.service(settings, repo)
     sweep_stop = loop.start(service)
     app = create_app(service)
     # The request log at its deployed level, measured but not printed (LogMeter).

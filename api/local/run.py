@@ -16,14 +16,13 @@ from dataclasses import replace
 
 from werkzeug.serving import run_simple
 
+from api import bootstrap
 from api.bots.pool import BotPool
 from api.config import Settings
 from api.http.app import create_app
 from api.local.dynamodb_local import stop_on_sigterm
 from api.local.stores import open_store
-from api.service import Service
-from api.service.context import Context
-from api.storage.dynamodb.repository import DynamoRepository, create_table
+from api.storage.dynamodb.repository import create_table
 from scheduler import loop
 
 
@@ -56,8 +55,8 @@ def main() -> int:
 
 def serve(settings: Settings, where: str) -> None:
     create_table(settings)
-    repo = DynamoRepository(settings)
-    service = Service(Context(repo, settings))
+    repo = bootstrap.repository(settings)
+    service = bootstrap.service(settings, repo)
     sweeping = loop.start(service)
     app = create_app(service)
     if settings.bots:

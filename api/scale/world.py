@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from api import bootstrap
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.loadtest.stack import LogMeter
-from api.service import Service
 from api.service.context import Context
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
@@ -160,8 +160,10 @@ class World:
             layout=layout,
             creations_per_minute=creations_per_minute,
         )
-        self.ctx = SimContext(self.repo, settings, clock=self.clock, rng=random.Random(seed))
-        self.service = Service(self.ctx)
+        self.service = bootstrap.service(
+            settings, self.repo, clock=self.clock, seed=seed, context=SimContext
+        )
+        self.ctx = self.service.ctx
         self.log_meter = LogMeter()
         log = logs.configure()
         log.addHandler(self.log_meter)

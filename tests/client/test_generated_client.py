@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from api import bootstrap
 from api.config import Settings
 from api.http.app import create_app
 from api.loadtest.stack import serve
@@ -90,7 +91,7 @@ def test_r1_r16_eight_generated_clients_play_a_tournament(
     client_module = importlib.import_module(f"{generated.__name__}.client")
     repo = make_table("dynamodb-local", Settings(timing=TIMING, rate_limits=False))
     clock = FakeClock(1_770_000_000_000)
-    service = Service(Context(repo, repo.settings, clock=clock, rng=random.Random(3)))
+    service = bootstrap.service(repo.settings, repo, clock=clock, seed=3)
     server = serve(create_app(service))
     rng = random.Random(8)
     create_player = _api(generated, "players", "create_player")

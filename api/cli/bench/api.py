@@ -25,14 +25,13 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
+from api import bootstrap
 from api.cli.bench import queue, records
 from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.local.stores import add_store_option, bench_store
-from api.service import Service
-from api.service.context import Context
 from api.storage.dynamodb.items import to_item
 from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.memory import InMemoryRepository
@@ -205,7 +204,7 @@ def _poll_speed(polls: int, rate_limits: bool = False) -> tuple[float, float, fl
     clock = Clock()
     repo = InMemoryRepository()
     settings = Settings(timing=Timing(), rate_limits=rate_limits)
-    app = create_app(Service(Context(repo, settings, clock=clock, rng=random.Random(3))))
+    app = create_app(bootstrap.service(settings, repo, clock=clock, seed=3))
     client = app.test_client()
     players = _players(client, 8)
     tid = ""
@@ -293,10 +292,10 @@ def play_metered(
         timing=Timing(),
         rate_limits=rate_limits,
     )
-    repo = DynamoRepository(settings, Meter())
+    repo = bootstrap.repository(settings, meter=Meter())
     repo.create_table()
     clock = Clock()
-    service = Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))
+    service = bootstrap.service(settings, repo, clock=clock, seed=seed)
     client = create_app(service).test_client()
     repo.meter.reset()
     reported = ReportedCapacity(repo.client)
@@ -338,7 +337,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     records.run(repo, tid)
     repo.delete_table()
     queue_settings = replace(settings, table_name=f"{settings.table_name}-queue")
-    queue_repo = DynamoRepository(queue_settings, Meter())
+    queue_repo = bootstrap.repository(queue_settings, meter=Meter())
     queue_repo.create_table()
     # moto copies the whole table in every transaction: 3,000 lobbies would time out there.
     sizes = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]

@@ -15,10 +15,10 @@ from dataclasses import replace
 from typing import Any
 
 import wordlists
+from api import bootstrap
 from api.http.app import create_app
 from api.progress import Progress
 from api.service import Service
-from api.service.context import Context
 from api.storage.dynamodb.items import to_item
 from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.dynamodb.writes import operation
@@ -111,7 +111,7 @@ def run(repo: DynamoRepository, tid: str) -> None:
     def now() -> int:
         return at
 
-    service = Service(Context(repo, repo.settings, clock=now))
+    service = bootstrap.service(repo.settings, repo, clock=now)
     client = create_app(service).test_client()
     rng = random.Random(14)
     made = client.post("/v1/players").get_json()

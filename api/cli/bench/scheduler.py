@@ -13,11 +13,12 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
+from api import bootstrap
 from api.config import Settings
 from api.local.stores import add_store_option, bench_store
 from api.progress import Progress
-from api.service import Service, SweepReport
-from api.service.context import Context, words_for
+from api.service import SweepReport
+from api.service.context import words_for
 from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.metering.meter import Meter, Usage
 from api.storage.records import TournamentRecord
@@ -62,11 +63,11 @@ def _sweep(store: Settings, live: int, due_share: float) -> Row:
     settings = replace(
         store, table_name=f"bench-{uuid.uuid4().hex[:8]}", timing=TIMING, rate_limits=False
     )
-    repo = DynamoRepository(settings, Meter())
+    repo = bootstrap.repository(settings, meter=Meter())
     repo.create_table()
     due = _seed(repo, live, due_share)
     # Last contact is fresh for everyone: only the timed-out turns are due.
-    service = Service(Context(repo, settings, clock=lambda: NOW + 1))
+    service = bootstrap.service(settings, repo, clock=lambda: NOW + 1)
     repo.meter.reset()
     started = time.perf_counter()
     report = service.sweep()
