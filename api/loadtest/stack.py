@@ -86,7 +86,7 @@ class Instrument:
         self.app = app
         self.meter = meter
         self.log_meter = log_meter
-        self.records: list[Served] = []
+        self.served: list[Served] = []
         self._lock = threading.Lock()
         self._inner: WsgiApp = app.wsgi_app
         app.wsgi_app = self  # type: ignore[method-assign]
@@ -120,7 +120,7 @@ class Instrument:
                 if close is not None:
                     close()
         request_id = environ.get("HTTP_X_REQUEST_ID", "")
-        record = Served(
+        served = Served(
             label=self._label(environ),
             status=statuses[0] if statuses else 0,
             ms=(time.perf_counter() - t0) * 1000,
@@ -131,12 +131,12 @@ class Instrument:
             log_bytes=self.log_meter.take(request_id) if self.log_meter is not None else 0,
         )
         with self._lock:
-            self.records.append(record)
+            self.served.append(served)
         return [body]
 
     def snapshot(self) -> list[Served]:
         with self._lock:
-            return list(self.records)
+            return list(self.served)
 
 
 @dataclass

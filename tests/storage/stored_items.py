@@ -19,8 +19,15 @@ from api.storage.records import ClockRecord, StatsRecord
 from api.storage.repository import Delete, Put, Repository
 from core.leaderboard import ALL, Board, Listed
 from core.lobby import Lobby, LobbySeat
-from tests.storage.factories import finished_tournament, group, live_tournament, lobby, player
-from tests.storage.test_records_contract import line, stats
+from tests.storage.factories import (
+    finished_tournament,
+    group,
+    line,
+    live_tournament,
+    lobby,
+    player,
+    stats,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "items.json"
 T0 = 1_760_000_000_000

@@ -31,8 +31,7 @@ from api.storage.records import StatsRecord
 from api.storage.repository import Put, Repository
 from core.leaderboard import part_of
 from tests.conftest import STORES, MakeTable
-from tests.storage.factories import live_tournament, lobby, player
-from tests.storage.test_records_contract import line, stats
+from tests.storage.factories import line, live_tournament, lobby, player, stats
 
 KB = 1024
 
@@ -189,7 +188,7 @@ def story(repo: Repository) -> None:
     seated = repo.get_lobby("l1")
     assert seated is not None
     repo.commit([Put(replace(seated, tournament_id="t9", due=None))])  # started: leaves both
-    # Players' records: a history line (`history`, ALL) and statistics (`active`, INCLUDE).
+    # A history line (`history`, ALL) and statistics (`active`, INCLUDE).
     first = line("p1", "t1", 1_760_000_000_000)
     repo.commit([Put(first, new=True), Put(StatsRecord("p1", stats(results=1)), new=True)])
     [before] = repo.get_stats(["p1"])

@@ -1,6 +1,6 @@
 """`wordle-tournament bench api`: DynamoDB units per request, response sizes, what the queue
-costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' records (history,
-statistics, summary, leaderboards: api/cli/bench/records.py), and the poll handler's speed.
+costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' history (a page,
+statistics, summary, leaderboards: api/cli/bench/history.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -26,7 +26,7 @@ from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
 from api import bootstrap
-from api.cli.bench import queue, records
+from api.cli.bench import history, queue
 from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
@@ -334,7 +334,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
     _print_sizes(sizes)
-    records.run(repo, tid)
+    history.run(repo, tid)
     repo.delete_table()
     queue_settings = replace(settings, table_name=f"{settings.table_name}-queue")
     queue_repo = bootstrap.repository(queue_settings, meter=Meter())

@@ -1,4 +1,5 @@
-"""Players' records under concurrency, through HTTP against DynamoDB Local (R16, R25).
+"""Players' history and statistics under concurrency, through HTTP against DynamoDB Local
+(R16, R25).
 
 Tournaments are played by the bursts of the tournament race suite (every move sent at once,
 retries, polls, sweeps, leaves); into every burst go reads of each player's history, statistics

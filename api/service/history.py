@@ -1,5 +1,5 @@
-"""Players' records: a history line and the statistics, written with each place (R16), and read
-back a page at a time.
+"""Players' history and statistics: a history line and the statistics, written with each place
+(R16), and read back a page at a time.
 
 The writes join the transaction that fixes the place and the rating (Tournaments._save), so
 they happen exactly when the rating changes: once. The history line is a new item (it cannot be
@@ -103,11 +103,11 @@ def stats_view(player: PlayerRecord, stats: Stats | None) -> dict[str, Any]:
     }
 
 
-class Records:
+class PlayerHistory:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def history(self, player: PlayerRecord, cursor: str | None, limit: int) -> dict[str, Any]:
+    def page(self, player: PlayerRecord, cursor: str | None, limit: int) -> dict[str, Any]:
         """One page of the player's finished tournaments, newest first: one Query (one line
         more than the page, to know whether another page follows)."""
         after = None if cursor is None else decode_cursor(cursor)

@@ -1,10 +1,10 @@
-"""The OpenAPI paths of players' records: history, statistics, public results, leaderboards."""
+"""The OpenAPI paths of players' history and statistics, public results and leaderboards."""
 
 from __future__ import annotations
 
 from api.http.openapi.parts import JSON, LANGUAGE, json_body, op, path_param, ref
 from api.service.context import id_pattern
-from api.service.results import MAX_PAGE, PAGE
+from api.service.history import MAX_PAGE, PAGE
 
 _ETAG = {"ETag": {"schema": {"type": "string"}}}
 _CACHE = {"Cache-Control": {"schema": {"type": "string"}}}
@@ -16,7 +16,7 @@ _IF_NONE_MATCH = {
 }
 
 
-def record_paths() -> JSON:
+def history_paths() -> JSON:
     return {
         "/v1/me/history": {
             "get": op(

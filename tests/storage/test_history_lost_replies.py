@@ -1,6 +1,6 @@
-"""Players' records survive lost replies (tests/faults/lost_replies.py): the place-fixing
-transaction with its history lines and statistics, the refresh claim and a snapshot's copies
-are each applied once and answered as done. On moto and on DynamoDB Local."""
+"""Players' history and statistics survive lost replies (tests/faults/lost_replies.py): the
+place-fixing transaction with its history lines and statistics, the refresh claim and a
+snapshot's copies are each applied once and answered as done. On moto and on DynamoDB Local."""
 
 from __future__ import annotations
 
@@ -10,8 +10,15 @@ from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import StatsRecord
 from api.storage.repository import Put
 from tests.faults.lost_replies import LostReplies
-from tests.storage.factories import finished_tournament, live_tournament, player
-from tests.storage.test_records_contract import NOW, board, line, stats
+from tests.storage.factories import (
+    NOW,
+    board,
+    finished_tournament,
+    line,
+    live_tournament,
+    player,
+    stats,
+)
 
 
 def test_a_place_fixing_transaction_whose_reply_was_lost_applies_once(

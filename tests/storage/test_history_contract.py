@@ -1,5 +1,5 @@
-"""Players' records in every Repository (the in-memory fake, moto, DynamoDB Local): history lines,
-statistics, who played lately, and leaderboard snapshots."""
+"""Players' history and statistics in every Repository (the in-memory fake, moto, DynamoDB
+Local): history lines, statistics, who played lately, and leaderboard snapshots."""
 
 from __future__ import annotations
 
@@ -10,48 +10,11 @@ import pytest
 import wordlists
 from api.storage.dynamodb.items import to_item
 from api.storage.metering.billing import item_size, write_units
-from api.storage.records import HistoryRecord, StatsRecord
+from api.storage.records import StatsRecord
 from api.storage.repository import Conflict, Put, Repository
-from core.leaderboard import ALL, PARTS, Board, Listed, part_of
-from core.results import Result
+from core.leaderboard import ALL, PARTS, part_of
 from core.stats import RATING_POINTS, Stats, add
-from tests.storage.factories import finished_tournament, player
-
-DAY = 86_400_000
-NOW = 1_760_000_000_000
-
-
-def line(
-    pid: str, tid: str, finished_at: int, place: int = 3, language: str = "en"
-) -> HistoryRecord:
-    result = Result(
-        tournament_id=tid,
-        language=language,
-        started_at=finished_at - 900_000,
-        finished_at=finished_at,
-        place=place,
-        rating_before=1000,
-        rating_after=1011,
-        rounds=7,
-        won=3,
-        drawn=1,
-        lost=3,
-        wins_in=(2, 5, 1),
-        left=place == 8,
-    )
-    return HistoryRecord(pid, result)
-
-
-def stats(nickname: str = "Zoë ʻOʻ", bot: bool = False, results: int = 3, at: int = NOW) -> Stats:
-    """Statistics after `results` results, the last one finished at `at`."""
-    s: Stats | None = None
-    for i in range(results):
-        finished = at - (results - 1 - i) * 3_600_000
-        r = replace(line("x", f"t{i}", finished, place=1 + i % 8).result, rating_after=1001 + i)
-        s = add(s, replace(r, rating_before=1000 + i), nickname, bot, finished + 7)
-    assert s is not None
-    return s
-
+from tests.storage.factories import DAY, NOW, board, finished_tournament, line, player, stats
 
 # ---------------------------------------------------------------------------- statistics
 
@@ -182,12 +145,6 @@ def test_a_new_result_moves_a_player_in_the_active_index(repo: Repository) -> No
     repo.commit([Put(replace(read, stats=again))])
     [entry] = repo.active_players(NOW - 30 * DAY)
     assert (entry.nickname, entry.last_played, entry.rating) == ("Renamed", NOW, 1011)
-
-
-def board(as_of: int, name: str = ALL, top: int = 3) -> Board:
-    lines = tuple(Listed(f"p{i}", f"Zoë {i}", 1500 - i, as_of - i) for i in range(top))
-    counts = tuple((1500 - i, 1 + i % 3) for i in range(top + 40))
-    return Board(name, as_of, lines, counts, tuple(as_of - k for k in range(top % 3)))
 
 
 def test_board_snapshots_are_replaced_only_by_newer_ones(repo: Repository) -> None:

@@ -1,4 +1,4 @@
-"""`bench api`, players' records: DynamoDB units of a history page, the statistics, a public
+"""`bench api`, players' history: DynamoDB units of a history page, the statistics, a public
 summary and the leaderboards (with and without a token), with realistic volumes: 10,000 ranked
 players and a player with a long history; the leaderboards' refresh; and what the history line
 and the statistics add to the place-fixing transaction.
@@ -155,8 +155,8 @@ def run(repo: DynamoRepository, tid: str) -> None:
     call("leaderboard en (token)", "/v1/leaderboard?language=en", auth)
 
     print(
-        f"players' records ({active:,} ranked players, a history of {HISTORY} tournaments; the "
-        "token's own read included):"
+        f"players' history and statistics ({active:,} ranked players, a history of {HISTORY} "
+        "tournaments; the token's own read included):"
     )
     print("  request                        read/req  write/req   body bytes")
     for label, r, w, size in rows:

@@ -1,4 +1,4 @@
-"""Players' records: their history and statistics, tournaments' public results, leaderboards."""
+"""Players' history and statistics, tournaments' public results, leaderboards."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from api.http.caching import JSON_ENCODER, not_modified
 from api.http.requests import caller
 from api.service import Service
 from api.service import errors as svc
-from api.service.results import MAX_PAGE, PAGE
+from api.service.history import MAX_PAGE, PAGE
 
 # A finished tournament's results never change: any cache may keep them (a day, then it asks
 # again with If-None-Match).
@@ -43,13 +43,13 @@ def install(app: Flask, service: Service) -> None:
     def my_history() -> Response:
         _only("cursor", "limit")
         player = caller(service)
-        page = service.records.history(player, request.args.get("cursor"), _page_size())
+        page = service.history.page(player, request.args.get("cursor"), _page_size())
         return _json(page, {"Cache-Control": "private, no-cache"})
 
     @app.get("/v1/me/stats")
     def my_stats() -> Response:
         _only()
-        stats = service.records.stats(caller(service))
+        stats = service.history.stats(caller(service))
         return _json(stats, {"Cache-Control": "private, no-cache"})
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/summary")

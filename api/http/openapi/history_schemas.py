@@ -1,4 +1,4 @@
-"""The OpenAPI schemas of players' records: history, statistics, public results, leaderboards."""
+"""The OpenAPI schemas of players' history and statistics, public results and leaderboards."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ _DUELS = _object(
     "Duels won (also when the opponent left, D8), drawn (R14) and lost (also by leaving).",
 )
 
-RECORD_SCHEMAS: JSON = {
+HISTORY_SCHEMAS: JSON = {
     "DuelCounts": _DUELS,
     "HistoryEntry": _object(
         {
