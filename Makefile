@@ -31,7 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict core
+	$(BIN)/mypy --strict core api scheduler
 
 unit: $(STAMP) dynamodb-local
 	$(BIN)/pytest -q

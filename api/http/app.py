@@ -82,7 +82,7 @@ def create_app(service: Service) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
     app.json = _JSONProvider(app)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     app.extensions["service"] = service
     log = logs.configure()
     _install_hooks(app, log)

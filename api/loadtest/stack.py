@@ -69,7 +69,7 @@ class LogMeter(logging.Handler):
         self._lock = threading.Lock()
 
     def emit(self, record: logging.LogRecord) -> None:
-        request_id = getattr(record, "fields", {}).get("request_id")
+        request_id = str(getattr(record, "fields", {}).get("request_id"))
         size = len(self.format(record).encode()) + LOG_EVENT_OVERHEAD
         with self._lock:
             self._bytes[request_id] = self._bytes.get(request_id, 0) + size

@@ -58,7 +58,7 @@ class Phase:
 class Headers(dict[str, str]):
     """Response headers by lower-case name."""
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         return super().get(name.lower(), default)
 
 

@@ -292,14 +292,15 @@ def play_metered(
         timing=Timing(),
         rate_limits=rate_limits,
     )
-    repo = bootstrap.repository(settings, meter=Meter())
+    meter = Meter()
+    repo = bootstrap.repository(settings, meter=meter)
     repo.create_table()
     clock = Clock()
     service = bootstrap.service(settings, repo, clock=clock, seed=seed)
     client = create_app(service).test_client()
-    repo.meter.reset()
+    meter.reset()
     reported = ReportedCapacity(repo.client)
-    usage, tid, sizes = _play(client, repo, clock, random.Random(seed), repo.meter)
+    usage, tid, sizes = _play(client, repo, clock, random.Random(seed), meter)
     reported.stop()
     return usage, repo, tid, sizes, reported
 
@@ -307,6 +308,7 @@ def play_metered(
 def _run(args: argparse.Namespace, store: Settings) -> int:
     usage, repo, tid, sizes, reported = play_metered(store, args.seed, rate_limits=False)
     settings = repo.settings
+    assert repo.meter is not None
     metered = repo.meter.total()  # every call, the benchmark's own reads of the state too
     record = repo.get_tournament(tid)
     assert record is not None
@@ -340,8 +342,8 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     queue_repo = bootstrap.repository(queue_settings, meter=Meter())
     queue_repo.create_table()
     # moto copies the whole table in every transaction: 3,000 lobbies would time out there.
-    sizes = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]
-    queue.report(queue.measure(queue_repo, settings, sizes))
+    open_counts = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]
+    queue.report(queue.measure(queue_repo, settings, open_counts))
     queue_repo.delete_table()
     print_limit_costs(store, args.seed, play_metered)
     for limited in (False, True):

@@ -17,8 +17,8 @@ from api import bootstrap
 from api.config import Settings
 from api.local.stores import add_store_option, bench_store
 from api.progress import Progress
-from api.service import SweepReport
 from api.service.context import words_for
+from api.service.sweep import SweepReport
 from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.metering.meter import Meter, Usage
 from api.storage.records import TournamentRecord
@@ -63,16 +63,17 @@ def _sweep(store: Settings, live: int, due_share: float) -> Row:
     settings = replace(
         store, table_name=f"bench-{uuid.uuid4().hex[:8]}", timing=TIMING, rate_limits=False
     )
-    repo = bootstrap.repository(settings, meter=Meter())
+    meter = Meter()
+    repo = bootstrap.repository(settings, meter=meter)
     repo.create_table()
     due = _seed(repo, live, due_share)
     # Last contact is fresh for everyone: only the timed-out turns are due.
     service = bootstrap.service(settings, repo, clock=lambda: NOW + 1)
-    repo.meter.reset()
+    meter.reset()
     started = time.perf_counter()
     report = service.sweep()
     elapsed = time.perf_counter() - started
-    row = (live, due, report, repo.meter.total(), repo.meter.by_operation(), elapsed)
+    row = (live, due, report, meter.total(), meter.by_operation(), elapsed)
     repo.delete_table()
     return row
 

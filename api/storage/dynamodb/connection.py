@@ -64,10 +64,10 @@ class Table:
                 break
             if attempt:
                 time.sleep(min(0.05 * 2**attempt, 1.0))
+            # PynamoDB annotates the keys as strings but reads each as an item's key attributes.
+            keys: Any = [{"pk": pk} for pk in pending]
             with translated():
-                data = self.conn.batch_get_item(
-                    [{"pk": pk} for pk in pending], consistent_read=True
-                )
+                data = self.conn.batch_get_item(keys, consistent_read=True)
             got: list[Raw] = data.get("Responses", {}).get(self.name, [])
             unprocessed = data.get("UnprocessedKeys", {}).get(self.name, {}).get("Keys", [])
             left = [k["pk"]["S"] for k in unprocessed]

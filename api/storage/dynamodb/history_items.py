@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pynamodb.attributes import (
@@ -121,6 +121,11 @@ def history_item(r: HistoryRecord, version: int, write_id: str | None) -> Histor
     )
 
 
+def _ints(values: Iterable[Any]) -> tuple[int, ...]:
+    """A list of numbers as stored (PynamoDB types its elements as the attribute class)."""
+    return tuple(int(n) for n in values)
+
+
 def history_record(i: HistoryItem) -> HistoryRecord:
     result = Result(
         tournament_id=i.tournament_id,
@@ -134,7 +139,7 @@ def history_record(i: HistoryItem) -> HistoryRecord:
         won=int(i.won),
         drawn=int(i.drawn),
         lost=int(i.lost),
-        wins_in=tuple(int(n) for n in i.wins_in),
+        wins_in=_ints(i.wins_in),
         left=bool(i.left),
     )
     return HistoryRecord(i.player_id, result, version=int(i.version))
@@ -200,7 +205,7 @@ def stats_record(i: StatsItem) -> StatsRecord:
         duels_won=int(i.duels_won),
         duels_drawn=int(i.duels_drawn),
         duels_lost=int(i.duels_lost),
-        guesses=tuple(int(n) for n in i.guesses),
+        guesses=_ints(i.guesses),
         points=tuple(_POINT.iter_unpack(i.points or b"")),
         languages=_languages(i),
         last_played=_int(i.last_played),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextvars
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -37,11 +37,13 @@ class IndexQueries:
         if len(partitions) <= 1:
             return [query(operation, index, p, **options) for p in partitions]
         pool = self._query_pool()
-        # Each in a copy of this context: the meter's scopes (one request's units) follow.
-        futures = [
-            pool.submit(contextvars.copy_context().run, query, operation, index, p, **options)
-            for p in partitions
-        ]
+
+        def task(partition: str) -> Callable[[], list[Raw]]:
+            # In a copy of this context: the meter's scopes (one request's units) follow.
+            context = contextvars.copy_context()
+            return lambda: context.run(query, operation, index, partition, **options)
+
+        futures = [pool.submit(task(p)) for p in partitions]
         return [f.result() for f in futures]
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pynamodb.expressions.operand import Path
+from pynamodb.expressions.update import Action
 
 from api.config import Settings
 from api.storage import keys
@@ -214,6 +215,7 @@ class DynamoRepository(Repository):
     def reschedule_lobby(self, lobby_id: str, version: int, due: int | None) -> None:
         pk = keys.key_of(LobbyRecord, lobby_id)
         shard = self.layout.lobby_due_key(lobby_id)
+        actions: list[Action]
         if due is None:
             actions = [LobbyItem.due_key.remove(), LobbyItem.due.remove()]
         else:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.connection import TableConnection
+from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.operand import Path
 from pynamodb.expressions.update import Action
 from pynamodb.models import Model
@@ -80,6 +81,7 @@ def clock_request(
     conn: TableConnection, expected: ClockRecord | None, attrs: dict[str, Any]
 ) -> dict[str, Any]:
     """A PutItem conditional on the beat it replaces (none: that there is none yet)."""
+    condition: Condition
     if expected is None:
         condition = ClockItem.key.does_not_exist()
     else:

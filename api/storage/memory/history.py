@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from api.storage import keys
 from api.storage.memory.items import Items
 from api.storage.memory.observer import Observer
-from api.storage.records import HistoryRecord, StatsRecord
+from api.storage.records import HistoryRecord, Record, StatsRecord
 from core.leaderboard import Board, Entry
 
 
@@ -44,7 +44,7 @@ class MemoryHistory:
             lines = [r for r in lines if position(r) < after]
         page = lines[:limit]
         if self._observer is not None:
-            found = [(r, {}) for r in page]
+            found: list[tuple[Record, Mapping[str, int]]] = [(r, {}) for r in page]
             self._observer.query("history", keys.HISTORY_INDEX, player_id, found)
         return page
 
@@ -56,7 +56,7 @@ class MemoryHistory:
                 listed = self._table.partition(keys.ACTIVE_INDEX, key)
             page = [r for r in listed if (r.stats.last_played or 0) >= since]
             if self._observer is not None:
-                found = [(r, {}) for r in page]
+                found: list[tuple[Record, Mapping[str, int]]] = [(r, {}) for r in page]
                 self._observer.query("active_players", keys.ACTIVE_INDEX, key, found)
             for r in page:
                 s = r.stats

@@ -112,7 +112,7 @@ def entries(attrs: Attributes | None) -> dict[str, Entry]:
             continue  # sparse: not in this index
         if index.keys_only or index.included is not None:
             names = {table_key, *keys, *(index.included or ())}
-            projected = {n: attrs[n] for n in names if n in attrs}
+            projected: Attributes = {n: attrs[n] for n in names if n in attrs}
         else:
             projected = attrs
         sort = _scalar(attrs[index.range_key]) if index.range_key else None
