@@ -23,7 +23,8 @@ from api.service import Service
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Repository
 from core.timing import Timing
-from tests.api.helpers import FakeClock, Game
+from tests.api.clock import FakeClock
+from tests.api.game import Game
 from tests.conftest import MakeTable
 
 # Short game timers (the clock is fake anyway: nothing ever sleeps).

@@ -17,8 +17,10 @@ from api.service import Service
 from api.service.leaderboards import REFRESH_MS
 from api.storage.repository import Repository
 from core.leaderboard import ALL, PARTS
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, game_for
-from tests.api.helpers import JSON, FakeClock, Game, Player, leaks, winning_sometimes
+from tests.api.game import JSON, Game, Player, winning_sometimes
+from tests.api.leaks import leaks
 
 ALL_BOARD = "/v1/leaderboard"
 

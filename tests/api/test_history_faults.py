@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from api.storage.dynamodb.repository import DynamoRepository
-from tests.api.helpers import Game, assert_final
+from tests.api.checks import assert_final
+from tests.api.game import Game
 from tests.faults.lost_replies import LostReplies
 
 STORES = pytest.mark.parametrize("repo", ["dynamo", "dynamodb-local"], indirect=True)

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from api.storage.repository import Put
 from tests.api.conftest import BOTH
-from tests.api.helpers import Game, Player
+from tests.api.game import Game, Player
 
 
 def set_rating(game: Game, player: Player, rating: int) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.api.conftest import BOTH
 from tests.api.error_checks import assert_error
-from tests.api.helpers import Game, Player
+from tests.api.game import Game, Player
 
 
 def rename(game: Game, player: Player, nickname: str) -> Any:

@@ -30,8 +30,9 @@ from api.service import Service
 from api.service.context import Context
 from api.storage.memory import InMemoryRepository
 from core.timing import Timing
+from tests.api.clock import FakeClock
 from tests.api.conftest import _quiet_request_logs  # noqa: F401 - autouse here too
-from tests.api.helpers import FakeClock, fillers
+from tests.api.words import fillers
 from tests.conftest import MakeTable
 
 PACKAGE = "wt_generated_client"

@@ -168,7 +168,7 @@ def test_the_5xx_filter_matches_the_request_lines(log_lines: io.StringIO) -> Non
     from api.service import Service
     from api.service.context import Context
     from api.storage.memory import InMemoryRepository
-    from tests.api.helpers import BrokenRepo
+    from tests.api.repos import BrokenRepo
 
     broken = BrokenRepo(InMemoryRepository())
     client = create_app(Service(Context(broken, Settings()))).test_client()

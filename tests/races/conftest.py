@@ -26,8 +26,8 @@ from api.loadtest.stack import serve
 from api.service import Service
 from api.storage.dynamodb.repository import DynamoRepository
 from core.timing import Timing
+from tests.api.clock import FakeClock
 from tests.api.conftest import _quiet_request_logs  # noqa: F401 - autouse here too
-from tests.api.helpers import FakeClock
 from tests.conftest import MakeTable
 
 T0 = 1_770_000_000_000
