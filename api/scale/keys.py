@@ -12,7 +12,7 @@ from typing import Any
 from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
 from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S
-from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, CLOCK
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, CLOCK, FILL, active_key
 from api.storage.metering.traffic import TABLE, KeyRate
 
 _ENTITY = re.compile(r"[a-z]_[0-9a-f]{16}|\d+\.\d+\.\d+\.\d+")
@@ -38,7 +38,7 @@ def key_kind(index: str, key: str) -> str:
         return "hashed"
     if index == TABLE and key in INSTANCE_KEYS:
         return "instance"
-    if key.startswith("O#"):
+    if key.startswith(FILL):
         return "queue"
     if _ENTITY.search(key):
         return "entity"
@@ -144,7 +144,7 @@ def key_loads(
                 peak(one)
     if refreshing:
         for n in range(shards(ACTIVE_INDEX, "A")):
-            loads[ACTIVE_INDEX, f"A#{n}"][0] += refreshing
+            loads[ACTIVE_INDEX, active_key(n)][0] += refreshing
     for (index, prefix), (r, w) in hashed.items():
         count = shards(index, prefix)
         items = live / count if prefix == "D" else (r + w) / count
