@@ -1,11 +1,12 @@
 # `make run` and `make test` are the only two commands a newcomer needs: both create or refresh
-# .venv from pyproject.toml first, so nothing is ever installed by hand.
+# .venv from pyproject.toml first, so nothing is ever installed by hand. `make check` is the fast
+# lane while working: lint, types, and the tests that need neither Java nor a browser.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit venv clean system-packages dynamodb-local java
+.PHONY: run test check lint typecheck unit venv clean system-packages dynamodb-local java
 
 venv: $(STAMP)
 
@@ -37,6 +38,11 @@ unit: $(STAMP) dynamodb-local
 	$(BIN)/pytest -q
 
 test: system-packages lint typecheck unit
+
+# The fast lane (tests/conftest.py, LANES): no browser, no DynamoDB Local, none of the slow ones,
+# state machines with fewer examples. Under 3 minutes; `make test` still runs everything.
+check: lint typecheck
+	$(BIN)/pytest -q --fast
 
 # Debian packages the tests need, installed only when missing (CI runs as root):
 # chromium for the browser tests (tests/web; Playwright's own browser download does not work

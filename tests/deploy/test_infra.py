@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 from packaging.requirements import Requirement
 
 from api.storage import dynamodb
@@ -31,7 +30,9 @@ STAGES = ("dev", "prod")
 
 
 def cfn(name: str) -> dict[str, Any]:
-    template: dict[str, Any] = json.loads(json.dumps(load_cfn_yaml(str(INFRA / name))))
+    from cfnlint.decode.cfn_yaml import load  # a heavy import: only when a template is read
+
+    template: dict[str, Any] = json.loads(json.dumps(load(str(INFRA / name))))
     return template
 
 

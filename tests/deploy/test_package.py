@@ -25,8 +25,6 @@ from api.local.moto_server import MotoServer
 from api.storage.dynamodb.repository import DynamoRepository
 from tests.deploy.conftest import INFRA, ROOT
 
-pytestmark = pytest.mark.slow
-
 # What the Lambda runtime provides and the package leaves out (zappa's `exclude`).
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "six.py", "urllib3")
 TABLE = "wordle-tournament-dev"  # WT_TABLE of the dev stage
