@@ -111,10 +111,10 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
         environ = request.environ
         request_id = environ.get(REQUEST_ID, "")
         headers = response.headers
-        headers["X-Request-Id"] = request_id
-        headers.update(API_HEADERS)
+        # No route sets any of these: appended in one go (each `set` would scan the list).
         # The browser client that goes with this API: a cached one that differs reloads.
-        headers[VERSION_HEADER] = current_version()
+        version = (VERSION_HEADER, current_version())
+        headers.extend([("X-Request-Id", request_id), *API_HEADERS.items(), version])
         if request.blueprint == "web":
             headers["Content-Security-Policy"] = WEB_CSP
         method = environ.get("REQUEST_METHOD")
