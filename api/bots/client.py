@@ -16,8 +16,11 @@ from functools import cache
 from typing import Any, Protocol
 
 import wordlists
+from api.bots.brain import DuelBrain
 from api.bots.http import ApiError, Http, Reply
-from api.bots.strategy import DuelBrain, Lexicon, Row, Skill, think_seconds
+from core.bots import Skill, think_seconds
+from core.solver.board import Row
+from core.solver.lexicon import Lexicon
 
 STATE = "/v1/tournaments/<tournament_id>/state"
 GUESSES = "/v1/tournaments/<tournament_id>/guesses"

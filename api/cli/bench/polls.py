@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import wordlists
+from api.bots.brain import DuelBrain
 from api.bots.client import GUESSES, STATE, board_rows, lexicon, to_play
-from api.bots.strategy import MEDIUM, DuelBrain, Skill, think_seconds
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -37,6 +37,7 @@ from api.loadtest.situations import situation
 from api.service import Service
 from api.service.context import Context
 from api.storage.memory import InMemoryRepository
+from core.bots import MEDIUM, Skill, think_seconds
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
