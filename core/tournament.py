@@ -66,10 +66,9 @@ def advance(t: Tournament, now: int, words: WordSource) -> tuple[Tournament, lis
     """D10: bring the tournament to time `now`, applying every deadline in time order: turns'
     timeouts, house bots' moves (D18) and disconnect windows (R21)."""
     events: list[Event] = []
-    with_house = any(p.house for p in t.players)
     while t.finished_at is None:
         rnd = t.rounds[-1]
-        leave_at, leaver = _next_disconnect(t)
+        leave_at, leaver, with_house = _next_disconnect(t)
         horizon = now if leave_at is None or leave_at > now else leave_at
         if with_house:
             t = _play_house(t, horizon, words, events)
@@ -238,14 +237,19 @@ def _current_duel(t: Tournament, player: str) -> Duel:
     return duel
 
 
-def _next_disconnect(t: Tournament) -> tuple[int | None, str | None]:
+def _next_disconnect(t: Tournament) -> tuple[int | None, str | None, bool]:
+    """The next disconnect window to close (R21, D9) and who it is, and whether the tournament
+    seats house bots (D18: they have no window). One pass: `advance` asks on every step."""
     best: tuple[int | None, str | None] = (None, None)
+    house = False
     for p in t.players:
-        if p.lives > 0 and p.left_at is None and not p.house:
+        if p.house:
+            house = True
+        elif p.lives > 0 and p.left_at is None:
             at = p.last_contact + t.timing.reconnect_ms
             if best[0] is None or at < best[0]:
                 best = (at, p.id)
-    return best
+    return best[0], best[1], house
 
 
 def _with_player(t: Tournament, player: Player) -> Tournament:
