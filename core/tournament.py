@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core import errors, house, rating, standings
+from core import errors, rating, standings
 from core.duel import Duel, Word, expire, forfeit, play
 from core.events import (
     DuelEnded,
@@ -289,35 +289,32 @@ def _play_house(t: Tournament, until: int, words: WordSource, events: list[Event
     """D18, D10: the current round's house bot moves and timeouts up to `until`, one at a time
     in time order (ties in duel order), each duel settled as it ends: the same tournament and
     the same events however the time up to `until` is cut into calls."""
+    from core import house  # on first use, as in Tournament.next_deadline
+
     bots = t.house_bots()
     while True:
         rnd = t.rounds[-1]
-        first: tuple[int, int, bool] | None = None  # (time, duel, is a bot's move)
+        first: tuple[int, int, bool] | None = None  # (time, duel, whether a bot moves then)
         for i, d in enumerate(rnd.duels):
             if d.ended_at is None:
                 at = house.move_at(t.seed, d, bots)
-                due = (
-                    (at, i, True)
-                    if at is not None
-                    else (d.turn_started_at + d.turn_ms + d.held_ms, i, False)
-                )
-                if due[0] <= until and (first is None or due[0] < first[0]):
-                    first = due
+                moves = at is not None
+                if at is None:
+                    at = d.turn_started_at + d.turn_ms + d.held_ms  # the turn's timeout
+                if at <= until and (first is None or at < first[0]):
+                    first = (at, i, moves)
         if first is None:
             return t
         at, i, moves = first
         duel = rnd.duels[i]
         if moves:
-            player = duel.to_play
+            player, row = duel.to_play, len(duel.turns)
             word = house.word(t.seed, duel, bots[player], words)
             duel = play(duel, player, word, at)
-            events.append(
-                GuessPlayed(
-                    duel.id, player, len(duel.turns) - 1, word, duel.turns[-1].marks or "", at
-                )
-            )
+            marks = duel.turns[-1].marks or ""
+            events.append(GuessPlayed(duel.id, player, row, word, marks, at))
         else:
-            duel = expire(duel, at)
+            duel = expire(duel, at)  # exactly this one turn: the next times out later
         t = _settle(t, _with_duel(rnd, duel), events)
 
 
