@@ -26,10 +26,11 @@ places among people of R like one of them and makes no round longer:
 - they find the secret as often as people of their rating do: with i guesses on the board and c
   words it believes possible, a house bot plays one of them with the chance
   min(1, aim × c), aim = BOOST × (the modelled person's chance to solve with i guesses at its
-  rating), so that its chance to solve is that of a person whenever c ≤ 1 / aim; otherwise it
-  plays a word that cannot be the secret but tells it more (the hard style's best probe; for
-  the others a word that fits the green tiles). BOOST makes up for the first rows, where a bot
-  with c > 1 / aim solves less often than a person (calibrated in docs/simulator.md).
+  rating), so that its chance to solve is exactly aim whenever c ≤ 1 / aim; otherwise it plays
+  a word that cannot be the secret but tells it more (the hard style's best probe; for the
+  others a word that fits the green tiles, or any accepted word). BOOST makes up for the first
+  rows, where c > 1 / aim and a bot solves less often than a person; it was calibrated so that
+  one bot among seven people of its rating places 4.5 on average (docs/simulator.md).
 
 Their randomness comes from the tournament's stored seed, the duel and the row (`think_ms`,
 `house_word`), so every process that advances the tournament computes the same move at the same
