@@ -23,10 +23,10 @@ from flask import Flask, Response, g, request
 
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Http
-from api.bots.strategy import Skill, skill_for_rating
 from api.config import Settings
 from api.service.context import wall_clock_ms
 from api.storage.repository import Lobbies, Players, StorageError
+from core.bots import Skill, skill_for_rating
 from core.rating import START_RATING
 
 log = logging.getLogger("wordle_tournament")

@@ -16,8 +16,8 @@ import wordlists
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Http
 from api.bots.pool import BotPool
-from api.bots.strategy import EASY, HARD, MEDIUM
 from api.service import Service
+from core.bots import EASY, HARD, MEDIUM
 from tests.bots.conftest import BOT_KEY, Running, fast_settings
 
 # Thinking takes a fraction of the (tiny) turn; polling is capped because some of the server's

@@ -27,8 +27,8 @@ from typing import Any
 
 import wordlists
 from api import bootstrap
+from api.bots.brain import DuelBrain
 from api.bots.client import GUESSES, STATE, board_rows, lexicon, to_play
-from api.bots.strategy import MEDIUM, DuelBrain, Skill, think_seconds
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -36,6 +36,7 @@ from api.loadtest.harness import SKILL_MIX
 from api.loadtest.prices import Bill, PriceModel
 from api.loadtest.situations import situation
 from api.storage.memory import InMemoryRepository
+from core.bots import MEDIUM, Skill, think_seconds
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
