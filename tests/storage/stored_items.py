@@ -1,8 +1,10 @@
 """The items stored today, kept as a fixture: a story of repository calls that writes one item of
 every kind (and every way of writing it), the table's raw items it leaves, and the records read
 back. `golden/items.json` was captured from the code before the storage was split by its parts
-(`python -m tests.storage.stored_items` writes it again: only ever on purpose), so a change that
-alters one stored byte, or can no longer read what was stored, fails test_stored_items.py.
+(its reads again from main's code after the house bots added defaulted fields to tournaments;
+the items were the same), so a change that alters one stored byte, or can no longer read what
+was stored, fails test_stored_items.py. `python -m tests.storage.stored_items` writes it again:
+only ever on purpose.
 """
 
 from __future__ import annotations
