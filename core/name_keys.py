@@ -1,23 +1,19 @@
-"""R25: when two nicknames look alike, and which words a nickname may not contain.
+"""R25: when two nicknames look alike, and which characters show nothing.
 
-Pure functions over data the caller passes in: the Unicode confusables table (source character
-→ prototype, as in UTS #39's confusables.txt) and the blocked-words lists (see `BlockedWords`).
-The service loads both from package data (api/service/names.py).
+Pure functions over the Unicode confusables table the caller passes in (source character →
+prototype, as in UTS #39's confusables.txt), which the service loads from package data
+(api/service/names.py). Blocked words are in core/blocked_words.py.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 Confusables = Mapping[str, str]
 
 # Separators a nickname may contain; two names that differ only by them look alike.
 _SEPARATORS = str.maketrans("", "", " _-.")
-# Digits written for letters, for matching blocked words only ("sh1t", "f4g").
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b"})
 
 
 def parse_confusables(lines: Iterable[str]) -> dict[str, str]:
@@ -88,96 +84,3 @@ def disambiguate(names: Sequence[str], table: Confusables) -> list[str]:
         seen.add(name_key(candidate, table))
         shown.append(candidate)
     return shown
-
-
-# ---------------------------------------------------------------------------- blocked words
-
-
-@dataclass(frozen=True, slots=True)
-class BlockedWords:
-    """Words a nickname may not contain, as match keys (see `blocked_words`).
-
-    `whole`: a word of the name is exactly one of these; `start`/`end`: a word of the name
-    starts/ends with one; `anywhere`: the name, separators removed, contains one.
-    """
-
-    whole: frozenset[str] = frozenset()
-    start: frozenset[str] = frozenset()
-    end: frozenset[str] = frozenset()
-    anywhere: frozenset[str] = frozenset()
-
-    def __or__(self, other: BlockedWords) -> BlockedWords:
-        return BlockedWords(
-            self.whole | other.whole,
-            self.start | other.start,
-            self.end | other.end,
-            self.anywhere | other.anywhere,
-        )
-
-
-NO_BLOCKED_WORDS = BlockedWords()
-
-
-def match_keys(text: str, table: Confusables) -> set[str]:
-    """Blocked-word match keys: leetspeak digits read as letters, no separators, no combining
-    marks (an accent does not hide a word), through the confusables both before case folding
-    (a capital I is an l) and after it (Cyrillic capitals fold to the lower-case letters the
-    table maps)."""
-    text = unicodedata.normalize("NFKC", text.translate(_LEET))
-    keys = {
-        name_key(text, table),
-        skeleton(skeleton(text.casefold(), table).casefold(), table).translate(_SEPARATORS),
-    }
-    return {"".join(c for c in key if not unicodedata.combining(c)) for key in keys}
-
-
-def blocked_words(lines: Iterable[str], table: Confusables) -> BlockedWords:
-    """A list in the data format: one entry a line, `#` starts a comment. `word` matches a
-    whole word of a nickname, `word*` the start of a word, `*word` its end, `*word*` anywhere
-    (even across words: only for words that no innocent word contains)."""
-    groups: dict[str, set[str]] = {"whole": set(), "start": set(), "end": set(), "anywhere": set()}
-    for line in lines:
-        entry = line.split("#", 1)[0].strip()
-        if not entry:
-            continue
-        lead, trail = entry.startswith("*"), entry.endswith("*")
-        kind = "anywhere" if lead and trail else "end" if lead else "start" if trail else "whole"
-        groups[kind].update(key for key in match_keys(entry.strip("*"), table) if key)
-    return BlockedWords(**{kind: frozenset(keys) for kind, keys in groups.items()})
-
-
-_SEPARATOR_RUN = re.compile(r"[ _.\-]+")
-
-
-def words_of(name: str) -> list[str]:
-    """The words of a nickname as a reader splits them: at separators, and where a lower-case
-    letter meets a capital ("BraveOtter" is "Brave", "Otter")."""
-    words: list[str] = []
-    for chunk in _SEPARATOR_RUN.split(unicodedata.normalize("NFKC", name)):
-        start = 0
-        for i in range(1, len(chunk)):
-            if chunk[i - 1].islower() and chunk[i].isupper():
-                words.append(chunk[start:i])
-                start = i
-        if chunk[start:]:
-            words.append(chunk[start:])
-    return words
-
-
-def blocked_word(name: str, blocked: BlockedWords, table: Confusables) -> str | None:
-    """The blocked word key that `name` contains, or None."""
-    for whole in match_keys(name, table):
-        for word in blocked.anywhere:
-            if word in whole:
-                return word
-    for part in words_of(name):
-        for key in match_keys(part, table):
-            if key in blocked.whole:
-                return key
-            for word in blocked.start:
-                if key.startswith(word):
-                    return word
-            for word in blocked.end:
-                if key.endswith(word):
-                    return word
-    return None

@@ -7,13 +7,9 @@ import unicodedata
 from collections.abc import Callable
 
 from core import errors
-from core.name_keys import (
-    NO_BLOCKED_WORDS,
-    BlockedWords,
-    Confusables,
-    blocked_word,
-    is_filler,
-)
+from core.blocked_words import NO_BLOCKED_WORDS, BlockedWords, blocked_word
+from core.name_keys import Confusables, is_filler
+from core.name_width import too_wide
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -58,7 +54,9 @@ def validate(
 
     Refused: other lengths; anything but letters, digits and " _-."; invisible and filler
     characters (U+3164 HANGUL FILLER, tatweel, zero-width and other format characters…);
-    combining marks that compose with nothing; no visible letter; a blocked word.
+    combining marks that compose with nothing; characters wider or taller than a letter
+    (core/name_width.py: ligature signs, cuneiform, leftover Hangul jamo…); no visible letter;
+    a blocked word (core/blocked_words.py).
     """
     cleaned = " ".join(unicodedata.normalize("NFC", name).split())
     if not MIN_LENGTH <= len(cleaned) <= MAX_LENGTH:
@@ -82,6 +80,14 @@ def validate(
     if bad:
         raise errors.InvalidNickname(
             f"a nickname may not contain {''.join(bad)!r}", "characters", tuple(bad)
+        )
+    wide = sorted({c for c in cleaned if too_wide(c)})
+    if wide:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in wide)
+        raise errors.InvalidNickname(
+            f"a nickname may not contain characters wider than a letter ({shown})",
+            "characters",
+            tuple(wide),
         )
     if not any(unicodedata.category(c)[0] == "L" for c in cleaned):
         raise errors.InvalidNickname("a nickname needs at least one letter", "letter")

@@ -4,8 +4,9 @@ The mechanism is api/service/limits.py; README.md's rate-limit table lists these
 keeps them equal). Budgets are a few times what the reference client sends at its fastest
 advised cadence (state polls every 1 s, the lobby every 1 s, a group every 2 s, a watched duel
 every 1.5 s), and per address ten times that or more: several players share an address behind a
-NAT, and an IPv6 /64 is one subject. Player creation is stricter: a few per address per ten
-minutes, and a global ceiling in the service (Players.create).
+NAT, and an IPv6 /64 is one subject. Player creation has its own budgets in the service, per
+address, per network and for everyone (api/service/creation_limits.py); its route's budget here
+only stops a flood of requests, four times the creations an address may make.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from typing import Any
 from flask import Flask, request
 
 from api.service import Service
+from api.service.creation_limits import ADDRESS as CREATIONS_PER_ADDRESS
+from api.service.creation_limits import CreationLimited
+from api.service.errors import TooManyRequests
 from api.service.limits import Budget, address_subject
 
 Route = tuple[str, str]  # (method, path as documented: `/v1/lobbies/{lobby_id}`)
@@ -30,7 +34,10 @@ PUBLIC_ADDRESS = Budget(120, 60, sample=5)
 STATIC = Budget(600, 60, sample=10)
 ACTION = Budget(20, 60)
 ACTION_ADDRESS = Budget(200, 60, sample=2)
-CREATIONS_PER_ADDRESS = Budget(5, 600)  # a few per ten minutes
+# Requests to create players: four times the creations an address may make (the service
+# counts those, exactly), sampled, so that a flood of refused creations costs little.
+CREATION_REQUESTS = Budget(4 * CREATIONS_PER_ADDRESS.per, 60, sample=4)
+CREATE_PLAYER: Route = ("POST", "/v1/players")
 
 ROUTES: dict[Route, tuple[Budget | None, Budget]] = {
     ("GET", "/openapi.json"): (None, PUBLIC_ADDRESS),
@@ -40,8 +47,8 @@ ROUTES: dict[Route, tuple[Budget | None, Budget]] = {
     ("GET", "/static/{filename}"): (None, STATIC),
     ("GET", "/static/version.js"): (None, STATIC),  # the shell's version (no cache)
     ("GET", "/sw.js"): (None, STATIC),  # the service worker, served from the root for its scope
-    # R18: fresh players are what a rating farm needs. The global ceiling is in the service.
-    ("POST", "/v1/players"): (None, CREATIONS_PER_ADDRESS),
+    # New players cost storage: their budgets are in the service (creation_limits.py).
+    CREATE_PLAYER: (None, CREATION_REQUESTS),
     ("GET", "/v1/me"): (READ, READ_ADDRESS),
     ("PATCH", "/v1/me"): (Budget(10, 3600), Budget(100, 3600)),
     ("POST", "/v1/me/token"): (Budget(10, 3600), Budget(100, 3600)),
@@ -101,12 +108,17 @@ def client_address(environ: dict[str, Any]) -> str:
     return str(environ.get("REMOTE_ADDR") or "")
 
 
+def route() -> Route | None:
+    rule = request.url_rule
+    return None if rule is None else (request.method, documented_path(rule.rule))
+
+
 def budgets() -> tuple[str, tuple[Budget | None, Budget]]:
     """The current request's subject prefix (its endpoint's name) and budgets."""
-    rule = request.url_rule
-    if rule is None:
+    rule, found = request.url_rule, route()
+    if rule is None or found is None:
         return "unmatched", UNMATCHED
-    return str(rule.endpoint), ROUTES.get((request.method, documented_path(rule.rule)), DEFAULT)
+    return str(rule.endpoint), ROUTES.get(found, DEFAULT)
 
 
 def install(app: Flask, service: Service) -> None:
@@ -122,7 +134,12 @@ def install(app: Flask, service: Service) -> None:
         if "HTTP_X_BOT_KEY" in environ and service.players.holds_bot_key(environ["HTTP_X_BOT_KEY"]):
             return
         name, (_, budget) = budgets()
-        limiter.spend(f"{name}:{address_subject(client_address(environ))}", budget)
+        try:
+            limiter.spend(f"{name}:{address_subject(client_address(environ))}", budget)
+        except TooManyRequests as refused:
+            if route() == CREATE_PLAYER:  # a refused creation always says why
+                raise CreationLimited("address", refused.retry_after) from refused
+            raise
 
 
 def spend_token_budget(service: Service, player_id: str) -> None:

@@ -36,6 +36,18 @@ MAX_BLOCKS = 50_000  # subjects blocked on one instance at once (a memory bound)
 
 
 @dataclass(frozen=True, slots=True)
+class Counted:
+    """A request that was counted: what `Limiter.refund` needs to take it back, and the
+    subject's estimate with it."""
+
+    key: str
+    window: int
+    window_ms: int
+    add: int
+    estimate: float
+
+
+@dataclass(frozen=True, slots=True)
 class Budget:
     per: int  # requests allowed in any `window_s` seconds
     window_s: int = 60
@@ -137,29 +149,28 @@ class Limiter:
         self._lock = threading.Lock()
         self._blocked: dict[str, int] = {}  # subject key -> until (ms)
 
-    def spend(self, key: str, budget: Budget) -> None:
-        """Count one request for `key`; raise TooManyRequests (429) when over `budget`."""
+    def spend(self, key: str, budget: Budget) -> Counted | None:
+        """Count one request for `key`; raise TooManyRequests (429) when over `budget`.
+
+        Returns what was counted (None: limits off, not in the sample, or storage down)."""
         if not self.enabled:
-            return
+            return None
         now = self.clock()
-        with self._lock:
-            until = self._blocked.get(key)
-        if until is not None:
-            if now < until:
-                raise _too_many(until - now)
-            with self._lock:
-                self._blocked.pop(key, None)
+        wait = self.blocked_ms(key)
+        if wait:
+            raise _too_many(wait)
         if budget.sample > 1 and self.rng.randrange(budget.sample):
-            return  # not in the sample: nothing to count
+            return None  # not in the sample: nothing to count
         window_ms = budget.window_s * 1000
         window, into_ms = divmod(now, window_ms)
         add = budget.sample
         try:
             current, previous = self.repo.count(key, window, window_ms, add)
         except Unavailable:
-            return  # a limit must not turn a storage hiccup into an outage of its own
-        if estimate(current, previous, into_ms / window_ms) <= budget.per:
-            return
+            return None  # a limit must not turn a storage hiccup into an outage of its own
+        found = estimate(current, previous, into_ms / window_ms)
+        if found <= budget.per:
+            return Counted(key, window, window_ms, add, found)
         if budget.sample == 1:
             with contextlib.suppress(Unavailable):  # a refused request uses nothing
                 self.repo.count(key, window, window_ms, -add)
@@ -167,6 +178,20 @@ class Limiter:
         wait = wait_ms(budget.per, current, previous, window_ms, into_ms)
         self._block(key, now + wait)
         raise _too_many(wait)
+
+    def blocked_ms(self, key: str) -> int:
+        """How long `key` stays blocked on this instance (0: it is not), without a write."""
+        now = self.clock()
+        with self._lock:
+            until = self._blocked.get(key)
+            if until is not None and now >= until:
+                self._blocked.pop(key, None)
+        return until - now if until is not None and now < until else 0
+
+    def refund(self, counted: Counted) -> None:
+        """Take back a counted request (a later budget of the same request refused it)."""
+        with contextlib.suppress(Unavailable):
+            self.repo.count(counted.key, counted.window, counted.window_ms, -counted.add)
 
     def _block(self, key: str, until: int) -> None:
         with self._lock:

@@ -12,8 +12,8 @@ from functools import cache
 from pathlib import Path
 
 import wordlists
-from core import name_keys, nicknames
-from core.name_keys import BlockedWords
+from core import blocked_words, name_keys, nicknames
+from core.blocked_words import BlockedWords
 
 DATA = Path(__file__).parent / "data"
 CONFUSABLES = DATA / "confusables.txt"
@@ -30,15 +30,15 @@ def blocked(language: str | None = None) -> BlockedWords:
     """One language's list, or (None) all of them: a nickname is shown to every language."""
     if language is not None:
         lines = (BLOCKED / f"{language}.txt").read_text(encoding="utf-8").splitlines()
-        return name_keys.blocked_words(lines, confusables())
-    merged = name_keys.NO_BLOCKED_WORDS
+        return blocked_words.blocked_words(lines, confusables())
+    merged = blocked_words.NO_BLOCKED_WORDS
     for code in wordlists.LANGUAGES:
         merged = merged | blocked(code)
     return merged
 
 
 def allowed(name: str) -> bool:
-    return name_keys.blocked_word(name, blocked(), confusables()) is None
+    return blocked_words.blocked_word(name, blocked(), confusables()) is None
 
 
 def generate(rng: random.Random) -> str:

@@ -10,8 +10,9 @@ from dataclasses import replace
 from typing import Any
 
 from api.service import errors, names
+from api.service.board_names import BoardNames
 from api.service.context import Context, guarded, is_id, retry_on_conflict
-from api.service.limits import Budget, spread
+from api.service.creation_limits import spend_creation
 from api.service.where import where
 from api.storage.records import PlayerRecord
 from api.storage.repository import Put, Write
@@ -32,23 +33,24 @@ def _hash(secret: str) -> str:
 class Players:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.board_names = BoardNames(ctx)
 
     def create(
         self, client: str, bot: bool = False, rating: int | None = None
     ) -> tuple[PlayerRecord, str]:
         """A new player and its bearer token `<player id>.<secret>` (shown only now).
 
-        Fresh players are what a rating farm needs (R18: sybils that leave at once), so they
-        cost: a few per client address (the route's budget, api/http/limits.py) and a global
-        ceiling of `settings.creations_per_minute` here (sharded when it is large, so that
-        its counter is no hot key: `spread` in api/service/limits.py). Bots (created with the
-        bot key, see `check_bot_key`) skip both and may start at another rating, so that a pool
-        can seat bots near any person's rating. `client` (the caller's address) is limited by
-        the route.
+        New players cost a player item and counters, so their creation is budgeted per client
+        address (`client`), per network and for everyone (api/service/creation_limits.py: a
+        class of 30 on one address gets in, one network cannot use up everyone's ceiling of
+        `settings.creations_per_minute`). Bots (created with the bot key, see
+        `check_bot_key`) skip the budgets and may start at another rating, so that a pool can
+        seat bots near any person's rating.
         """
         if not bot:
-            ceiling = Budget(self.ctx.settings.creations_per_minute, 60)
-            self.ctx.limiter.spend(*spread("create:*", ceiling, self.ctx.rng))
+            spend_creation(
+                self.ctx.limiter, client, self.ctx.settings.creations_per_minute, self.ctx.rng
+            )
         secret = secrets.token_urlsafe(TOKEN_BYTES)
         player = PlayerRecord(
             id=self.ctx.new_id("p"),
@@ -121,21 +123,27 @@ class Players:
 
     def rename(self, player: PlayerRecord, nickname: Any) -> PlayerRecord:
         """R25: a new nickname, unless it looks like (UTS #39 skeleton) the name of another
-        player in the caller's lobby or group (422 `invalid_nickname`, reason `look_alike`).
-        A live tournament keeps the names it started with, so a rename while playing shows
-        from the next one."""
+        player in the caller's lobby or group, or of anyone else shown on a leaderboard (422
+        `invalid_nickname`, reason `look_alike`). A live tournament keeps the names it started
+        with, so a rename while playing shows from the next one."""
         if not isinstance(nickname, str):
             raise errors.Invalid("nickname must be a string", code="invalid_nickname")
         try:
             cleaned = names.validate(nickname)
         except GameError as exc:
             raise errors.from_game_error(exc) from exc
+        wanted = names.key(cleaned)
+        if self.board_names.holders(wanted) - {player.id}:
+            raise errors.Invalid(
+                "a player on a leaderboard has a nickname that looks the same: pick another one",
+                code="invalid_nickname",
+                reason="look_alike",
+            )
 
         def attempt() -> PlayerRecord:
             current = self.ctx.repo.get_player(player.id)
             if current is None:
                 raise errors.NotFound("player not found")
-            wanted = names.key(cleaned)
             for other in self._neighbours(current):
                 if names.key(other.nickname) == wanted:
                     raise errors.Invalid(

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 
 from api.config import Settings
+from api.service.creation_limits import ADDRESS
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Conflict as StorageConflict
 from tests.api.conftest import TIMING, game_for
@@ -44,13 +45,13 @@ def test_429_guess_rate_limit(game: Game, live: Live) -> None:
 
 
 def test_429_player_creation_rate_limit(game: Game) -> None:
-    """A few creations per address per ten minutes (sybils farm ratings, R18)."""
+    """Creations per address (api/service/creation_limits.py), a 429 that says so."""
     same = {"environ_base": {"REMOTE_ADDR": "192.0.2.1"}}
-    for _ in range(5):
+    for _ in range(ADDRESS.per):
         assert game.post("/v1/players", **same).status_code == 201
     r = game.post("/v1/players", **same)
-    assert_error(r, 429, "too_many_requests")
-    assert 1 <= int(r.headers["Retry-After"]) <= 600
+    assert assert_error(r, 429, "too_many_new_players")["details"]["scope"] == "address"
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
     assert game.post("/v1/players", environ_base={"REMOTE_ADDR": "192.0.2.2"}).status_code == 201
     game.clock.advance(int(r.headers["Retry-After"]) * 1000)
     assert game.post("/v1/players", **same).status_code == 201

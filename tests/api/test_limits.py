@@ -1,6 +1,7 @@
 """Rate limits: every route has budgets per token and per address, shared by every instance
-(they live in storage), sliding (no double budget at a window boundary), IPv6 per /64, a few
-player creations per address per ten minutes and a global ceiling (R18: sybils farm ratings)."""
+(they live in storage), sliding (no double budget at a window boundary), IPv6 per /64; player
+creations per address, per network and a global ceiling (the crowds and floods are in
+test_creation_limits.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from api.config import Settings
 from api.http.limits import ROUTES, client_address, documented_path
+from api.service.creation_limits import ADDRESS, Ceilings, describe
 from api.service.errors import TooManyRequests
 from api.service.limits import (
     Budget,
@@ -30,7 +32,7 @@ from api.storage.memory import InMemoryRepository
 from tests.api.conftest import EVERY_STORE, T0, game_for
 from tests.api.helpers import FakeClock, Game, Player
 
-TEN_MINUTES = 600_000
+MINUTE = 60_000
 
 
 def create(game: Game, address: str, **kw: Any) -> Any:
@@ -48,32 +50,41 @@ def seeded(app: Flask, seed: int = 1) -> Flask:
 @EVERY_STORE
 def test_r18_creation_has_no_double_budget_across_a_window_boundary(game: Game) -> None:
     """Fixed windows let twice the budget through in a moment across a boundary."""
-    boundary = (T0 // TEN_MINUTES + 1) * TEN_MINUTES
-    game.clock.set(boundary - 1_000)
-    assert [create(game, "192.0.2.7").status_code for _ in range(5)] == [201] * 5
-    game.clock.set(boundary + 1_000)
+    boundary = (T0 // MINUTE + 1) * MINUTE
+    game.clock.set(boundary - 200)
+    statuses = [create(game, "192.0.2.7").status_code for _ in range(ADDRESS.per)]
+    assert statuses == [201] * ADDRESS.per
+    game.clock.set(boundary + 200)
     r = create(game, "192.0.2.7")
     assert r.status_code == 429, "a new window must not bring a fresh budget at once"
     # The burst weighs fully at the boundary and fades over the next window: one more fits
-    # once a fifth of it has passed (5 · (1 − 0.2) = 4).
-    assert 115 <= int(r.headers["Retry-After"]) <= 120
+    # once a 60th of it has passed (60 · (1 − 1/60) = 59).
+    assert r.headers["Retry-After"] == "1"
+    game.clock.set(boundary + 1_000)
+    assert create(game, "192.0.2.7").status_code == 201
 
 
 def test_r18_creation_counts_an_ipv6_64_as_one_address(game: Game) -> None:
-    for host in range(1, 6):
+    for host in range(1, ADDRESS.per + 1):
         assert create(game, f"2001:db8:5:6::{host:x}").status_code == 201
     assert create(game, "2001:db8:5:6:ffff:ffff:ffff:ffff").status_code == 429
     assert create(game, "2001:db8:5:7::1").status_code == 201  # another /64
 
 
 def test_r18_player_creation_has_a_global_ceiling(make_app: Any, clock: FakeClock) -> None:
+    """The ceiling (12 here) and the quiet networks' reserve (half of it) hold, whoever asks."""
     repo = InMemoryRepository()
     app = make_app(repo, settings=Settings(creations_per_minute=12))
     game = game_for(app, clock, repo)
-    made = [create(game, f"198.51.100.{i}").status_code for i in range(1, 13)]
-    assert made == [201] * 12
-    r = create(game, "198.51.100.200")  # a fresh address does not help
+    # Each /16 takes at most a quarter of the ceiling: four of them fill it.
+    made = [create(game, f"127.{b}.0.{i}").status_code for b in range(4) for i in range(1, 5)]
+    assert made == ([201] * 3 + [429]) * 4
+    # Fresh networks: the reserve (6), then nobody.
+    made = [create(game, f"127.{b}.0.1").status_code for b in range(10, 17)]
+    assert made == [201] * 6 + [429]
+    r = create(game, "127.99.0.1")
     assert r.status_code == 429 and r.headers["Retry-After"]
+    assert r.get_json()["error"]["details"]["scope"] == "global"
 
 
 def test_r18_a_large_global_ceiling_spreads_over_shards_and_still_holds(
@@ -91,14 +102,12 @@ def test_r18_a_large_global_ceiling_spreads_over_shards_and_still_holds(
     app = seeded(make_app(repo, settings=Settings(creations_per_minute=30_000)))
     game = game_for(app, clock, repo)
     app.extensions["service"].ctx.rng = random.Random(5)
-    per_address = 5  # the route's budget per address and ten minutes
-    made = [
-        create(game, f"10.{i // 250}.{i % 250}.1").status_code
-        for i in range(30_000 // per_address // 50)
-    ]
+    made = [create(game, f"10.{i // 250}.{i % 250}.1").status_code for i in range(120)]
     assert made == [201] * len(made)  # far under the ceiling: nobody refused
     counters = [k for k in repo._counters if k.startswith("create:*")]
     assert len(counters) == 5
+    # The /16's share (a quarter: 7,500 a minute, 125 a second) is spread too.
+    assert spread_shards(Ceilings(30_000).block) == 2
 
 
 def test_bots_created_with_the_bot_key_skip_the_creation_limits(
@@ -182,7 +191,7 @@ def test_wt_rate_limits_0_turns_every_limit_off(make_app: Any, clock: FakeClock)
     repo = InMemoryRepository()
     settings = Settings.from_env({"WT_RATE_LIMITS": "0"})
     game = game_for(make_app(repo, settings=settings), clock, repo)
-    assert all(create(game, "192.0.2.50").status_code == 201 for _ in range(30))
+    assert all(create(game, "192.0.2.50").status_code == 201 for _ in range(2 * ADDRESS.per))
 
 
 # ---------------------------------------------------------------------------- the client address
@@ -207,9 +216,9 @@ def test_a_forged_x_forwarded_for_does_not_buy_a_new_budget(app: Flask, game: Ga
             f"10.0.0.{i}",  # what zappa would take from a forged header
             environ_overrides={"lambda.event": v2},
         ).status_code
-        for i in range(1, 8)
+        for i in range(1, ADDRESS.per + 3)
     ]
-    assert statuses == [201] * 5 + [429] * 2
+    assert statuses == [201] * ADDRESS.per + [429] * 2
 
 
 @pytest.mark.parametrize(
@@ -288,8 +297,8 @@ def test_limits_are_shared_by_every_instance(make_app: Any, clock: FakeClock) ->
     """Two app instances over one store spend one budget."""
     repo = InMemoryRepository()
     one, two = (game_for(make_app(repo), clock, repo) for _ in range(2))
-    statuses = [create(g, "192.0.2.99").status_code for g in (one, two, one, two, one, two)]
-    assert statuses == [201] * 5 + [429]
+    statuses = [create((one, two)[i % 2], "192.0.2.99").status_code for i in range(ADDRESS.per + 1)]
+    assert statuses == [201] * ADDRESS.per + [429]
 
 
 def test_a_token_budget_counts_the_player_not_the_address(game: Game) -> None:
@@ -316,4 +325,11 @@ def test_the_readme_table_lists_every_route_with_its_budgets() -> None:
     for (method, path), (per_token, per_address) in ROUTES.items():
         token = per_token.describe() if per_token else "–"
         row = f"| {method} | `{path}` | {token} | {per_address.describe()} |"
+        assert row in readme, f"README.md lacks the row {row}"
+
+
+def test_the_readme_lists_the_creation_budgets() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for subject, budget in describe(Settings().creations_per_minute):
+        row = f"| {subject} | {budget.describe()} |"
         assert row in readme, f"README.md lacks the row {row}"

@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import BOTH
+from api.service import Service
+from api.service.leaderboards import BOARDS, REFRESH_MS
+from api.storage.memory import InMemoryRepository
+from tests.api.conftest import BOTH, game_for
 from tests.api.error_checks import assert_error
-from tests.api.helpers import Game, Player
+from tests.api.helpers import CountingRepo, FakeClock, Game, Player
 
 
 def rename(game: Game, player: Player, nickname: str) -> Any:
@@ -99,3 +102,41 @@ def test_r25_a_tournament_numbers_look_alike_names(game: Game) -> None:
     assert len(set(shown.values())) == 8
     # The players' own nicknames are unchanged.
     assert game.me(players[1])["nickname"] == "Воb"
+
+
+def test_r25_a_look_alike_of_a_name_on_a_leaderboard_is_422(game: Game, service: Service) -> None:
+    """A Cyrillic РауРаl must not stand beside PayPal on the leaderboard, wherever
+    the renaming player is; the player shown may still vary their own name."""
+    players = game.new_players(8)
+    assert rename(game, players[0], "PayPal").status_code == 200
+    tid = game.queue(players)
+    game.play_to_end(tid, players)
+    game.clock.advance(REFRESH_MS)
+    assert service.refresh_leaderboards() == 14
+    shown = game.get("/v1/leaderboard").get_json()["top"]
+    assert "PayPal" in [line["nickname"] for line in shown]
+    stranger = game.new_player()
+    for lookalike in ("РауРаl", "PayPal", "paypal", "Pay Pal", "PayPaI"):
+        error = assert_error(rename(game, stranger, lookalike), 422, "invalid_nickname")
+        assert error["details"]["reason"] == "look_alike"
+        assert "leaderboard" in error["message"]
+    assert rename(game, stranger, "PayPals").status_code == 200
+    assert rename(game, players[0], "Pay Pal").status_code == 200  # their own name
+
+
+def test_r25_the_leaderboard_check_reads_each_board_once_a_minute_per_instance(
+    make_app: Any, clock: FakeClock
+) -> None:
+    """The cost of the check per rename: the 14 boards are read on the first rename and then
+    at most once a minute, on this instance; renames in between read none."""
+    counting = CountingRepo(InMemoryRepository())
+    game = game_for(make_app(counting), clock, counting)
+    players = game.new_players(3)
+    counting.reset()
+    for i, p in enumerate(players * 3):
+        assert rename(game, p, f"Name {i}").status_code == 200
+        clock.advance(1_000)
+    assert counting.calls_to("get_board") == len(BOARDS)
+    clock.advance(REFRESH_MS)
+    assert rename(game, players[0], "Later").status_code == 200
+    assert counting.calls_to("get_board") == 2 * len(BOARDS)

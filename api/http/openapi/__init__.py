@@ -115,6 +115,11 @@ def openapi_document() -> JSON:
                     },
                 ),
                 extra={
+                    "description": "New players are budgeted per address (IPv6 /64), per "
+                    "network (/24 and /16; IPv6 /48 and /32) and for everyone (README's rate "
+                    "limits). A refused creation is a 429 with `Retry-After` and the code "
+                    "`too_many_new_players`, whose `details.scope` is `address`, `network` "
+                    "(with `details.network`) or `global`.",
                     "requestBody": {
                         "required": False,
                         "description": "Optional: no body, or a JSON object. `bot` (with "
@@ -144,7 +149,7 @@ def openapi_document() -> JSON:
                                 }
                             }
                         },
-                    }
+                    },
                 },
             )
         },
