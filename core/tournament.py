@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core import errors, house, rating, standings
+from core import errors, rating, standings
 from core.duel import Duel, Word, expire, forfeit, play
 from core.events import (
     DuelEnded,
@@ -66,10 +66,9 @@ def advance(t: Tournament, now: int, words: WordSource) -> tuple[Tournament, lis
     """D10: bring the tournament to time `now`, applying every deadline in time order: turns'
     timeouts, house bots' moves (D18) and disconnect windows (R21)."""
     events: list[Event] = []
-    with_house = any(p.house for p in t.players)
     while t.finished_at is None:
         rnd = t.rounds[-1]
-        leave_at, leaver = _next_disconnect(t)
+        leave_at, leaver, with_house = _next_disconnect(t)
         horizon = now if leave_at is None or leave_at > now else leave_at
         if with_house:
             t = _play_house(t, horizon, words, events)
@@ -238,14 +237,19 @@ def _current_duel(t: Tournament, player: str) -> Duel:
     return duel
 
 
-def _next_disconnect(t: Tournament) -> tuple[int | None, str | None]:
+def _next_disconnect(t: Tournament) -> tuple[int | None, str | None, bool]:
+    """The next disconnect window to close (R21, D9) and who it is, and whether the tournament
+    seats house bots (D18: they have no window). One pass: `advance` asks on every step."""
     best: tuple[int | None, str | None] = (None, None)
+    house = False
     for p in t.players:
-        if p.lives > 0 and p.left_at is None and not p.house:
+        if p.house:
+            house = True
+        elif p.lives > 0 and p.left_at is None:
             at = p.last_contact + t.timing.reconnect_ms
             if best[0] is None or at < best[0]:
                 best = (at, p.id)
-    return best
+    return best[0], best[1], house
 
 
 def _with_player(t: Tournament, player: Player) -> Tournament:
@@ -285,35 +289,32 @@ def _play_house(t: Tournament, until: int, words: WordSource, events: list[Event
     """D18, D10: the current round's house bot moves and timeouts up to `until`, one at a time
     in time order (ties in duel order), each duel settled as it ends: the same tournament and
     the same events however the time up to `until` is cut into calls."""
+    from core import house  # on first use, as in Tournament.next_deadline
+
     bots = t.house_bots()
     while True:
         rnd = t.rounds[-1]
-        first: tuple[int, int, bool] | None = None  # (time, duel, is a bot's move)
+        first: tuple[int, int, bool] | None = None  # (time, duel, whether a bot moves then)
         for i, d in enumerate(rnd.duels):
             if d.ended_at is None:
                 at = house.move_at(t.seed, d, bots)
-                due = (
-                    (at, i, True)
-                    if at is not None
-                    else (d.turn_started_at + d.turn_ms + d.held_ms, i, False)
-                )
-                if due[0] <= until and (first is None or due[0] < first[0]):
-                    first = due
+                moves = at is not None
+                if at is None:
+                    at = d.turn_started_at + d.turn_ms + d.held_ms  # the turn's timeout
+                if at <= until and (first is None or at < first[0]):
+                    first = (at, i, moves)
         if first is None:
             return t
         at, i, moves = first
         duel = rnd.duels[i]
         if moves:
-            player = duel.to_play
+            player, row = duel.to_play, len(duel.turns)
             word = house.word(t.seed, duel, bots[player], words)
             duel = play(duel, player, word, at)
-            events.append(
-                GuessPlayed(
-                    duel.id, player, len(duel.turns) - 1, word, duel.turns[-1].marks or "", at
-                )
-            )
+            marks = duel.turns[-1].marks or ""
+            events.append(GuessPlayed(duel.id, player, row, word, marks, at))
         else:
-            duel = expire(duel, at)
+            duel = expire(duel, at)  # exactly this one turn: the next times out later
         t = _settle(t, _with_duel(rnd, duel), events)
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from core import errors
 from core.duel import Duel
-from core.house import move_at
 from core.timing import LIVES, Timing
 
 
@@ -124,6 +123,10 @@ class Tournament:
         ]
         house = self.house_bots()
         if house:
+            # Imported on first use: a process that serves no house bot never loads the solver
+            # (a Lambda's cold start).
+            from core.house import move_at
+
             moves = (move_at(self.seed, d, house) for d in duels)
             times += [at for at in moves if at is not None]
         return min(times) if times else None

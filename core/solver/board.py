@@ -6,7 +6,8 @@ the player could have played instead, the best of them, and the share of the inf
 needed that the row gained. The lists are large (up to tens of thousands of accepted words), so
 the options are a seeded sample: every candidate while there are few, else a sample of them,
 and a sample of every accepted word (a word that cannot be the secret may split the candidates
-better). The same seed gives the same options, so an analysis is reproducible.
+better). The same seed gives the same options, so an analysis is reproducible. On the empty board (a
+first row) the sample is the same in every duel, so that its figures are computed once.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from core import seeds
 from core.duel import Duel, Word
 from core.feedback import is_solved
 from core.solver.lexicon import Bits, Lexicon, members
@@ -112,6 +114,10 @@ def options(
     if not within:
         return ()
     chosen: dict[Word, None] = {}
+    if within == lex.all_secrets:
+        # The empty board is the same in every duel: one fixed sample, whose expected numbers
+        # core.solver.split remembers, makes a first row cost one split.
+        rng = seeds.stream("opening", lex.length, len(lex.secrets), lex.accepted_count)
     pool = members(within)
     if len(pool) > CANDIDATE_OPTIONS:
         pool = rng.sample(pool, CANDIDATE_OPTIONS)

@@ -44,10 +44,14 @@ class Lexicon:
     at: tuple[dict[str, Bits], ...]  # at[i][tile]: words with `tile` at position i
     least: dict[str, tuple[Bits, ...]]  # least[tile][k - 1]: words with at least k copies
     bit: dict[Word, int]  # a universe word's bit number
-    # Memo of the feedback classes of repeated tiles (core.solver.split): pure, so shared.
+    # Memos, pure and so shared by every duel (a race between threads only repeats work):
+    # the feedback classes of repeated tiles (core.solver.split) …
     memo: dict[tuple[str, tuple[int, ...]], tuple[tuple[str, Bits], ...]] = field(
         default_factory=dict, repr=False
     )
+    # … and each word's expected number left on the empty board (every secret possible), the
+    # same in every duel of this language and length.
+    opening: dict[Word, float] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, secrets: Iterable[Word], others: Sequence[Word]) -> Lexicon:
@@ -117,6 +121,18 @@ def members(bits: Bits) -> list[int]:
         i = text.find("1", i + 1)
     out.reverse()
     return out
+
+
+def nth(bits: Bits, n: int) -> int:
+    """The bit number of the n-th (from 0) set bit of `bits`, by bisection on bit counts."""
+    lo, hi = 0, bits.bit_length()
+    while lo < hi:  # the fewest low bits that hold n + 1 set ones
+        mid = (lo + hi) // 2
+        if (bits & ((1 << mid) - 1)).bit_count() > n:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo - 1
 
 
 def _pack(indices: Iterable[int], size: int) -> Bits:

@@ -150,7 +150,12 @@ def split(lex: Lexicon, within: Bits, guess: Word) -> list[Bits]:
 def expected_left(lex: Lexicon, within: Bits, guess: Word) -> float:
     """How many words of `within` are on average still to be found after playing `guess`, each
     equally likely to be the secret: a group of n leaves n, except that the guess itself, when
-    it is one of them, leaves nothing (the duel is won)."""
+    it is one of them, leaves nothing (the duel is won). Remembered for the empty board."""
+    opening = within == lex.all_secrets
+    if opening:
+        known = lex.opening.get(guess)
+        if known is not None:
+            return known
     total = within.bit_count()
     if not total:
         return 0.0
@@ -158,4 +163,7 @@ def expected_left(lex: Lexicon, within: Bits, guess: Word) -> float:
     j = lex.bit.get(guess)
     if j is not None and within >> j & 1:
         squares -= 1
-    return squares / total
+    expected = squares / total
+    if opening:
+        lex.opening[guess] = expected
+    return expected

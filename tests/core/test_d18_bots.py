@@ -4,10 +4,12 @@ skills, thinking time, and the house bot's move as a function of stored facts (D
 from __future__ import annotations
 
 import functools
+import math
 import os
 import random
 import subprocess
 import sys
+from statistics import NormalDist
 
 import pytest
 
@@ -15,6 +17,7 @@ import wordlists
 from core import bots, seeds
 from core.bots import EASY, HARD, MEDIUM, Skill, pick, skill_for_rating, think_seconds, vocabulary
 from core.feedback import score
+from core.people import PlayerModel
 from core.solver.board import Row, candidates
 from core.solver.lexicon import Lexicon
 
@@ -158,19 +161,38 @@ def test_d18_skill_grows_with_rating() -> None:
     assert levels[0] == 0 and levels[-1] == 2
 
 
-def test_d18_house_thinking_time_stays_within_the_turn_and_skips_as_often_as_the_skill() -> None:
+def test_d18_house_bots_think_like_the_modelled_people() -> None:
+    """Log-normal, median half the turn; a turn whose thinking reaches its end is let go (R11),
+    as often as for a modelled person (core.people); the others are played a little sooner."""
+    model = PlayerModel()
     turn = 30_000
     for rating in (800, 1000, 1300):
-        skill = skill_for_rating(rating)
         times = [
-            bots.think_ms(99, f"r{i % 9 + 1}d{i % 4 + 1}", i, rating, turn) for i in range(3000)
+            bots.think_ms(99, f"r{i % 9 + 1}d{i % 4 + 1}", i, rating, turn) for i in range(4000)
         ]
         played = [t for t in times if t is not None]
-        assert all(bots.THINK_MIN * turn <= t <= bots.THINK_MAX * turn for t in played)
+        assert all(bots.THINK_MIN * turn <= t < turn for t in played)
         skipped = 1 - len(played) / len(times)
-        assert abs(skipped - skill.skip_chance) < 0.02
+        people = 1 - NormalDist().cdf(
+            math.log(turn / 1000 / model.think_median_s) / model.think_sigma
+        )
+        assert abs(skipped - people) < 0.012
         median = sorted(played)[len(played) // 2]
-        assert abs(median / turn - skill.think_median) < 0.03
+        assert abs(median / 1000 - bots.HOUSE_PACE * model.think_median_s) < 0.6
+
+
+@pytest.mark.parametrize("rating", [700, 1000, 1200])
+def test_d18_a_house_bot_finds_the_secret_as_often_as_a_person_of_its_rating(rating: int) -> None:
+    """With few words left, a house bot plays one that could be the secret with the chance
+    BOOST × a modelled person's: never more, whichever word the secret is."""
+    lex = en(5)
+    board = [row("abbey", "tabby"), row("abbey", "gabby")]
+    left = lex.words(candidates(lex, board))
+    aim = bots.house_aim(rating, len(board))
+    assert len(left) * aim < 1  # the paced range: the bot is not at full strength here
+    n = 1500
+    hits = sum(bots.house_word(rating, f"r1d{i}", 2, rating, board, lex) in left for i in range(n))
+    assert abs(hits / n - min(1.0, aim * len(left))) < 4 * math.sqrt(aim * len(left) / n) + 0.01
 
 
 _PROBE = """
