@@ -23,8 +23,8 @@ from functools import lru_cache
 from core import bots
 from core.analysis import skill_score
 from core.duel import Word
-from core.feedback import is_solved, score
 from core.fairplay.signals import JUDGED_FROM, RowFacts
+from core.feedback import is_solved, score
 from core.simulation import PlayerModel
 from core.solver import board as sb
 from core.solver.board import BoardRow
@@ -68,10 +68,13 @@ SOLVER = Model("solver", bots.HARD, 1.0, 3.0, 0.25, person=False)
 # One that hides a little: the best word 70 % of the time, a medium person's word otherwise,
 # after a person's delays.
 HIDER = Model("solver 70 %, human delays", bots.MEDIUM, 0.7, person=False)
+# One that hides its choices better but not its timing: the best word 40 % of the time, and
+# every answer two seconds or so after the board changes.
+FAST_HIDER = Model("solver 40 %, instant answers", bots.MEDIUM, 0.4, 2.0, 0.1, person=False)
 HARD = Model(
     "hard bot", bots.HARD, 0.0, bots.HARD.think_median * TURN_S, bots.HARD.think_sigma, False
 )
-CHEATS = (SOLVER, HIDER, HARD)
+CHEATS = (SOLVER, HIDER, FAST_HIDER, HARD)
 
 
 def think(model: Model, rng: random.Random) -> float:

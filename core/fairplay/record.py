@@ -121,9 +121,7 @@ def _codes(reasons: tuple[Reason, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(r.code.split()[-1] for r in reasons))
 
 
-def settle_farm(
-    record: FairPlay, settlement: farming.Settlement, now: int
-) -> FairPlay:
+def settle_farm(record: FairPlay, settlement: farming.Settlement, now: int) -> FairPlay:
     """Keep a settlement's farm memory (core.fairplay.farming.settle) and flag a noticed farm."""
     record = replace(record, farm=settlement.memory)
     if not settlement.notice:
@@ -160,7 +158,7 @@ def clear(record: FairPlay, by: str, now: int) -> FairPlay:
     if record.status == CLEARED:
         return record
     if record.status not in (FLAGGED, CONFIRMED):
-        raise ReviewError(f"only a flagged or confirmed player can be cleared (this one is ok)")
+        raise ReviewError("only a flagged or confirmed player can be cleared (this one is ok)")
     return replace(
         record,
         all=EMPTY,

@@ -96,9 +96,7 @@ def people_pools(
             found[model.name].append(_duel_tally(rows))
             outcomes[model.name][0] += played.winner == i
             outcomes[model.name][1] += played.winner is None
-    return {
-        m.name: Pool(m, tuple(found[m.name]), *outcomes[m.name]) for m in people
-    }
+    return {m.name: Pool(m, tuple(found[m.name]), *outcomes[m.name]) for m in people}
 
 
 def pool(
@@ -174,7 +172,7 @@ def duels_per_tournament(
 @dataclass(frozen=True, slots=True)
 class Career:
     flagged_after: int | None  # the tournament after which the player was flagged (1-based)
-    peak: float  # the largest choices evidence seen (log10), on either window
+    peak: float  # the largest choices evidence (log10) seen on a window with enough rows
     reasons: tuple[str, ...]  # at the flag
 
 
@@ -217,7 +215,9 @@ def career(
                 for i, value in enumerate(pick(stage.pool.duels).values()):
                     sums[i] += value
             record = fr.add(record, Tally(*sums))
-            peak = max(peak, *(verdict.choices(t, th) for _, t in fr.windows(record)))
+            for _, window in fr.windows(record):
+                if window.rows >= th.min_rows:
+                    peak = max(peak, verdict.choices(window, th))
             if flagged_after is None:
                 v = fr.flag(record, th)
                 if v.flagged:

@@ -40,15 +40,15 @@ from core.fairplay.signals import NEAR, Tally
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    min_rows: int = 8  # judged rows in a window before anything is said of it
-    best_ref: float = 0.031  # people's share of best words on judged rows
-    near_ref: float = 0.081  # and of near-best words that are not the best
-    solver_best: float = 0.737  # a solver client's
-    solver_near: float = 0.19
-    evidence: float = 4.5  # log10 of the likelihood ratio that flags
+    min_rows: int = 5  # judged rows in a window before anything is said of it
+    best_ref: float = 0.027  # people's share of best words on judged rows
+    near_ref: float = 0.083  # and of near-best words that are not the best
+    solver_best: float = 0.885  # a solver client's
+    solver_near: float = 0.099
+    evidence: float = 5.0  # log10 of the likelihood ratio that flags
     min_timed: int = 20
     mechanical_spread: float = 0.15
-    mechanical_skill: float = 0.9
+    mechanical_skill: float = 0.8
 
     @property
     def weights(self) -> tuple[float, float, float]:
