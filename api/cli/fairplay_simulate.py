@@ -27,7 +27,7 @@ from api.words import lexicon
 from core.fairplay import players as pl
 from core.fairplay import simulation as sim
 from core.fairplay.record import BLOCK
-from core.fairplay.verdict import DEFAULT
+from core.fairplay.verdict import DEFAULT, Thresholds
 
 HIDER_40 = replace(pl.HIDER, name="solver 40 %, human delays", best_share=0.4)
 OTHERS = (pl.SOLVER, pl.HIDER, HIDER_40, pl.FAST_HIDER, pl.HARD, pl.STRONG)
@@ -138,8 +138,27 @@ def run(settings: Settings, progress: bool = True) -> dict[str, Any]:
         "pools": {name: _pool_figures(p, counts[name]) for name, p in pools.items()},
     }
 
-    def careers(name: str, n: int, tournaments: int, stop: bool = True, **kw: Any) -> list[Any]:
-        return sim.careers(pools[name], n, counts[name], tournaments, rng, chosen, stop, **kw)
+    def careers(
+        name: str, n: int, tournaments: int, stop: bool = True, th: Thresholds = chosen, **kw: Any
+    ) -> list[sim.Career]:
+        return sim.careers(pools[name], n, counts[name], tournaments, rng, th, stop, **kw)
+
+    margins = {}
+    for margin in sorted({1.0, sim.MARGIN}):
+        th = replace(
+            sim.references(people, pools[pl.SOLVER.name], margin=margin), evidence=chosen.evidence
+        )
+        strong = careers(pl.STRONG.name, settings.long_players, settings.long_career, th=th)
+        margins[str(margin)] = {
+            "strong_flagged_long": sum(c.flagged_after is not None for c in strong),
+            **{
+                m.name: _distribution(
+                    careers(m.name, settings.others, 4 * sim.CAREER, th=th), sim.WITHIN
+                )[f"within_{sim.WITHIN}"]
+                for m in (pl.SOLVER, pl.HIDER)
+            },
+        }
+    out["margins"] = margins
 
     false_positives = {}
     for model in (*pl.PEOPLE, pl.STRONG):
@@ -242,6 +261,17 @@ def render(f: dict[str, Any]) -> str:
             f" median {d['median']}, max {d['max']}, never {d['never']}/{d['players']}"
         )
         lines.append(f"  {'':30} by tournament: {_short(d['histogram'])}; reasons {d['reasons']}")
+    lines += [
+        "",
+        f"People's shares times the margin (chosen: {sim.MARGIN}): a strong person's"
+        f" {f['settings']['long_career']} tournaments, and flags within {sim.WITHIN}:",
+    ]
+    for margin, m in f["margins"].items():
+        lines.append(
+            f"  margin {margin}: strong people flagged {m['strong_flagged_long']}/"
+            f"{f['settings']['long_players']}; solver within {sim.WITHIN}"
+            f" {_percent(m[pl.SOLVER.name])}, solver 70 % {_percent(m[pl.HIDER.name])}"
+        )
     lines += ["", "Long careers:"]
     for name, lc in f["long_careers"].items():
         lines.append(

@@ -19,10 +19,10 @@ How it runs (docs/benchmarks.md, "Fair play"):
 
 A false positive is a simulated person flagged after any tournament of their career.
 
-The thresholds: the verdict's reference shares (people's best and near-best words, the
-solver's) are the pools' (`references`); the evidence that flags is chosen from Ville's bound
-(`evidence_for`): a person who plays like the reference reaches it with a chance of at most
-10^-evidence per window judged, however long their career.
+The thresholds: the verdict's reference shares are the pools' (`references`: the solver's, and
+`MARGIN` times the strongest stand-in's for people); the evidence that flags is chosen from
+Ville's bound (`evidence_for`): a person who plays like the reference reaches it with a chance
+of at most 10^-evidence per window judged, however long their career.
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ from core.timing import MAX_ROWS, Timing
 NEVER_MS = 10**12
 TARGET = 1 / 1000  # simulated people flagged over 20 tournaments: fewer than this (D19)
 SAFETY = 25  # the threshold's bound is this many times under the target
+# The people's shares the verdict assumes are this many times the strongest stand-in's: Ville's
+# bound then holds for people twice as good as the stand-ins at finding the best word (the
+# bots are not people; `fairplay simulate` compares 1 and 2 on a person stronger than both).
+MARGIN = 2.0
 CAREER = 20  # tournaments of a simulated person's career
 WITHIN = 5  # tournaments within which a solver client must be flagged
 
@@ -257,15 +261,18 @@ def rates(p: Pool) -> tuple[float, float]:
 
 
 def references(
-    people: Sequence[Pool], solver: Pool, th: verdict.Thresholds = verdict.DEFAULT
+    people: Sequence[Pool],
+    solver: Pool,
+    th: verdict.Thresholds = verdict.DEFAULT,
+    margin: float = MARGIN,
 ) -> verdict.Thresholds:
-    """`th` with the shares the verdict compares: the people's highest (over the pools of
-    `people`, rounded up to a thousandth) and the solver's (rounded down)."""
+    """`th` with the shares the verdict compares: `margin` times the people's highest (over the
+    pools of `people`, rounded up to a thousandth) and the solver's (rounded down)."""
     solver_best, solver_near = rates(solver)
     return replace(
         th,
-        best_ref=math.ceil(1000 * max(rates(p)[0] for p in people)) / 1000,
-        near_ref=math.ceil(1000 * max(rates(p)[1] for p in people)) / 1000,
+        best_ref=math.ceil(1000 * margin * max(rates(p)[0] for p in people)) / 1000,
+        near_ref=math.ceil(1000 * margin * max(rates(p)[1] for p in people)) / 1000,
         solver_best=math.floor(1000 * solver_best) / 1000,
         solver_near=math.floor(1000 * solver_near) / 1000,
     )

@@ -5,8 +5,9 @@ Two reasons, each against what simulated people do (the reference figures come f
 
 - **choices**: each judged row is *best* (the played word was the best the solver compared),
   *near* (not the best, but a skill score of 95 or more, core.fairplay.signals) or *other*.
-  People play the best word on `best_ref` of their judged rows and a near one on `near_ref`; a
-  solver on `solver_best` and `solver_near`. The evidence is the log-likelihood ratio of the
+  People are taken to play the best word on `best_ref` of their judged rows and a near one on
+  `near_ref` (twice what the strongest simulated people do); a solver on `solver_best` and
+  `solver_near`. The evidence is the log-likelihood ratio of the
   player's counts, solver against person, in powers of ten:
 
       evidence = (b·ln(sb/pb) + m·ln(sm/pm) + o·ln(so/po)) / ln 10
@@ -41,8 +42,10 @@ from core.fairplay.signals import NEAR, Tally
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     min_rows: int = 5  # judged rows in a window before anything is said of it
-    best_ref: float = 0.027  # people's share of best words on judged rows
-    near_ref: float = 0.083  # and of near-best words that are not the best
+    # people's shares of best words on judged rows, and of near-best words that are not the
+    # best (twice the strongest stand-in's: core.fairplay.simulation.MARGIN)
+    best_ref: float = 0.053
+    near_ref: float = 0.165
     solver_best: float = 0.885  # a solver client's
     solver_near: float = 0.099
     evidence: float = 5.0  # log10 of the likelihood ratio that flags
