@@ -24,6 +24,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -71,7 +72,7 @@ def _figures(t: Tally) -> dict[str, Any]:
         "tournaments": t.tournaments,
         "judged_rows": t.rows,
         "best": t.best,
-        "near_best": t.near,
+        "near_best": t.near,  # skill 95 or more, the best included
         "mean_skill": r(None if t.mean_skill is None else 100 * t.mean_skill, 1),
         "words": t.guesses,
         "rare_words": r(t.rare_rate),
@@ -121,13 +122,19 @@ def render(
     return {"count": len(lines), "players": lines}
 
 
+def _when(ms: int | None) -> str:
+    if ms is None:
+        return "-"
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def text(listing: dict[str, Any]) -> str:
     if not listing["players"]:
         return "no players to show"
     out = []
     for e in listing["players"]:
         out.append(
-            f"{e['player']}  {e['status']} since {e['since']}"
+            f"{e['player']}  {e['status']} since {_when(e['since'])}"
             f"{' by ' + e['by'] if e['by'] else ''}  reasons {', '.join(e['reasons']) or '-'}"
             f"  ({e['tournaments']} tournaments judged)"
         )

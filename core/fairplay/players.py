@@ -1,7 +1,7 @@
 """D19's simulated players: people, and clients that use a solver, playing duels with real words.
 
-People think as the tournament simulator's players do (core.simulation: a log-normal thinking
-time, median 15 s and shape 0.4, a turn that reaches 30 s is skipped, R11) and choose their
+People think as the tournament simulator's people do (core.people: a log-normal thinking
+time, median 15 s and shape 0.4; a turn that reaches 30 s is skipped, R11) and choose their
 words as the house bots of their skill do (core.bots: easy and medium are the stand-ins for
 people). Solver clients play the solver's best word (core.solver.board.options, with a seed of
 their own: they do not see the coach's sample), on every row or on a share of them, and answer
@@ -25,7 +25,7 @@ from core.analysis import skill_score
 from core.duel import Word
 from core.fairplay.signals import JUDGED_FROM, RowFacts
 from core.feedback import is_solved, score
-from core.simulation import PlayerModel
+from core.people import PlayerModel
 from core.solver import board as sb
 from core.solver.board import BoardRow
 from core.solver.lexicon import Lexicon

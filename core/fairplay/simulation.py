@@ -38,7 +38,8 @@ from core.fairplay import record as fr
 from core.fairplay import verdict
 from core.fairplay.players import PEOPLE, Model, play_duel
 from core.fairplay.signals import FIELDS, RowFacts, Tally, tally
-from core.simulation import SIM_WORDS, PlayerModel
+from core.people import PlayerModel
+from core.simulation import SIM_WORDS
 from core.simulation import play_duel as play_simulated_duel
 from core.solver.lexicon import Lexicon
 from core.timing import MAX_ROWS, Timing
