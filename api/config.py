@@ -69,7 +69,7 @@ def _store(raw: str | None) -> str:
 class Settings:
     table_name: str = DEFAULT_TABLE
     # What answers at the endpoint: "dynamodb" (AWS, or DYNAMODB_ENDPOINT), "dynamodb-local"
-    # or "moto" (both started by `make run`, see api/storage/stores.py). Reported by /v1/health.
+    # or "moto" (both started by `make run`, see api/local/stores.py). Reported by /v1/health.
     store: str = "dynamodb"
     data_dir: str | None = None  # DynamoDB Local's folder (None: .data/ in the checkout)
     dynamodb_endpoint: str | None = None  # None: real AWS (credentials and region from boto3)

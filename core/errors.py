@@ -185,3 +185,13 @@ class InvalidNickname(GameError):
         super().__init__(message)
         self.reason = reason
         self.characters = characters
+
+
+class DuelInPlay(GameError):
+    """D19: a duel's analysis exists only once the duel has ended."""
+
+    code = "duel_in_play"
+
+    def __init__(self, duel_id: str) -> None:
+        super().__init__(f"duel {duel_id} is still being played: its analysis comes once it ends")
+        self.duel_id = duel_id

@@ -54,7 +54,7 @@ def to_dict(t: Tournament) -> dict[str, Any]:
                 p.out_round,
                 p.place,
                 p.rating_change,
-                int(p.bot),
+                2 if p.house else int(p.bot),  # 2: a house bot (D18); older items have 0 or 1
                 *([] if p.group is None else [p.group]),
             ]
             for p in t.players
@@ -112,6 +112,7 @@ def from_dict(data: dict[str, Any]) -> Tournament:
             rating_change=change,
             bot=bool(bot),
             group=group[0] if group else None,  # absent when none (and in older items)
+            house=bot == 2,
         )
         for pid, nick, rating, contact, lives, left, out_round, place, change, bot, *group in (
             data["p"]

@@ -23,21 +23,15 @@ from dataclasses import dataclass
 from core import duel as dl
 from core import tournament as tm
 from core.duel import Word
+
+# Re-exported: the people the simulator plays with are modelled in core/people.py.
+from core.people import DEFAULT_HAZARD as DEFAULT_HAZARD
+from core.people import PlayerModel as PlayerModel
 from core.timing import Timing
 from core.words import WordSource
 
-# Probability that a guess solves the word when `i` guesses are already on the shared board.
-DEFAULT_HAZARD = (0.01, 0.05, 0.16, 0.30) + (0.35,) * 8
-
 _ALPHABET = "abcdefghijklmnoprstu"
 NEVER_MS = 10**12
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerModel:
-    think_median_s: float = 15.0
-    think_sigma: float = 0.4
-    solve_hazard: tuple[float, ...] = DEFAULT_HAZARD
 
 
 @dataclass(frozen=True, slots=True)

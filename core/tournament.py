@@ -51,7 +51,8 @@ def start(
     if len({s.id for s in seats}) != len(seats):
         raise ValueError("a player can hold only one seat")
     players = tuple(
-        Player(s.id, s.nickname, s.rating, now, bot=s.bot, group=s.group) for s in seats
+        Player(s.id, s.nickname, s.rating, now, bot=s.bot or s.house, group=s.group, house=s.house)
+        for s in seats
     )
     t = Tournament(
         tournament_id, language, rng.getrandbits(63), timing or Timing(), now, players, ()
@@ -62,16 +63,21 @@ def start(
 
 
 def advance(t: Tournament, now: int, words: WordSource) -> tuple[Tournament, list[Event]]:
-    """D10: bring the tournament to time `now`, applying every deadline in time order."""
+    """D10: bring the tournament to time `now`, applying every deadline in time order: turns'
+    timeouts, house bots' moves (D18) and disconnect windows (R21)."""
     events: list[Event] = []
     while t.finished_at is None:
         rnd = t.rounds[-1]
-        leave_at, leaver = _next_disconnect(t)
+        leave_at, leaver, with_house = _next_disconnect(t)
         horizon = now if leave_at is None or leave_at > now else leave_at
-        duels = tuple(expire(d, horizon) for d in rnd.duels)
-        if any(new is not old for new, old in zip(duels, rnd.duels, strict=True)):
-            t = _settle(t, evolve(rnd, duels=duels), events)
+        if with_house:
+            t = _play_house(t, horizon, words, events)
             rnd = t.rounds[-1]
+        else:
+            duels = tuple(expire(d, horizon) for d in rnd.duels)
+            if any(new is not old for new, old in zip(duels, rnd.duels, strict=True)):
+                t = _settle(t, evolve(rnd, duels=duels), events)
+                rnd = t.rounds[-1]
         leaving = leaver is not None and leave_at is not None and leave_at <= now
         if all(d.ended_at is not None for d in rnd.duels):
             end = max(d.ended_at for d in rnd.duels if d.ended_at is not None)
@@ -179,10 +185,11 @@ def leave(
 def contact(
     t: Tournament, player: str, now: int, words: WordSource
 ) -> tuple[Tournament, list[Event]]:
-    """D9: the server heard from `player` at `now`. A window that already ran out stays run out."""
+    """D9: the server heard from `player` at `now`. A window that already ran out stays run out.
+    A house bot (D18) has no window: nothing to record."""
     t, events = advance(t, now, words)
     p = t.player(player)
-    if p.lives > 0 and p.left_at is None and now > p.last_contact:
+    if p.lives > 0 and p.left_at is None and now > p.last_contact and not p.house:
         t = _with_player(t, evolve(p, last_contact=now))
     return t, events
 
@@ -230,14 +237,19 @@ def _current_duel(t: Tournament, player: str) -> Duel:
     return duel
 
 
-def _next_disconnect(t: Tournament) -> tuple[int | None, str | None]:
+def _next_disconnect(t: Tournament) -> tuple[int | None, str | None, bool]:
+    """The next disconnect window to close (R21, D9) and who it is, and whether the tournament
+    seats house bots (D18: they have no window). One pass: `advance` asks on every step."""
     best: tuple[int | None, str | None] = (None, None)
+    house = False
     for p in t.players:
-        if p.lives > 0 and p.left_at is None:
+        if p.house:
+            house = True
+        elif p.lives > 0 and p.left_at is None:
             at = p.last_contact + t.timing.reconnect_ms
             if best[0] is None or at < best[0]:
                 best = (at, p.id)
-    return best
+    return best[0], best[1], house
 
 
 def _with_player(t: Tournament, player: Player) -> Tournament:
@@ -273,6 +285,39 @@ def _settle(t: Tournament, rnd: Round, events: list[Event]) -> Tournament:
     return evolve(t, players=players, rounds=(*t.rounds[:-1], rnd))
 
 
+def _play_house(t: Tournament, until: int, words: WordSource, events: list[Event]) -> Tournament:
+    """D18, D10: the current round's house bot moves and timeouts up to `until`, one at a time
+    in time order (ties in duel order), each duel settled as it ends: the same tournament and
+    the same events however the time up to `until` is cut into calls."""
+    from core import house  # on first use, as in Tournament.next_deadline
+
+    bots = t.house_bots()
+    while True:
+        rnd = t.rounds[-1]
+        first: tuple[int, int, bool] | None = None  # (time, duel, whether a bot moves then)
+        for i, d in enumerate(rnd.duels):
+            if d.ended_at is None:
+                at = house.move_at(t.seed, d, bots)
+                moves = at is not None
+                if at is None:
+                    at = d.turn_started_at + d.turn_ms + d.held_ms  # the turn's timeout
+                if at <= until and (first is None or at < first[0]):
+                    first = (at, i, moves)
+        if first is None:
+            return t
+        at, i, moves = first
+        duel = rnd.duels[i]
+        if moves:
+            player, row = duel.to_play, len(duel.turns)
+            word = house.word(t.seed, duel, bots[player], words)
+            duel = play(duel, player, word, at)
+            marks = duel.turns[-1].marks or ""
+            events.append(GuessPlayed(duel.id, player, row, word, marks, at))
+        else:
+            duel = expire(duel, at)  # exactly this one turn: the next times out later
+        t = _settle(t, _with_duel(rnd, duel), events)
+
+
 def _leave(t: Tournament, player: str, at: int, events: list[Event]) -> Tournament:
     p = t.player(player)
     t = _with_player(t, evolve(p, lives=0, left_at=at))
@@ -290,9 +335,12 @@ def _close_round(t: Tournament, end: int, words: WordSource, events: list[Event]
     alive = [p for p in t.players if p.lives > 0]
     out = [p for p in t.players if p.lives == 0 and p.place is None]
     places = standings.places_if_round_ended(t.players)
-    fixed = out + alive if len(alive) == 1 else out
-    if len(alive) == 1:
-        places[alive[0].id] = 1
+    # D18: once only house bots are left, no person's place depends on the rest: they share
+    # first place at once, as if this round had eliminated them all (R8; docs/decisions.md).
+    ends = len(alive) <= 1 or all(p.house for p in alive)
+    fixed = out + alive if ends else out
+    for p in alive if ends else ():
+        places[p.id] = 1
     players = t.players
     if fixed:
         ratings = {p.id: p.rating for p in players}
@@ -303,8 +351,8 @@ def _close_round(t: Tournament, end: int, words: WordSource, events: list[Event]
             events.append(PlaceFixed(p.id, places[p.id], delta, p.rating + delta))
         players = tuple(updated.get(p.id, p) for p in players)
     rounds = (*t.rounds[:-1], evolve(rnd, ended_at=end))
-    if len(alive) <= 1:
-        events.append(TournamentFinished(end, alive[0].id if alive else None))
+    if ends:
+        events.append(TournamentFinished(end, alive[0].id if len(alive) == 1 else None))
         return evolve(t, players=players, rounds=rounds, finished_at=end)
     t = evolve(t, players=players, rounds=rounds)
     return _begin_round(t, rnd.number + 1, end, [p.id for p in alive], words, events)

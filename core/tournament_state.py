@@ -21,6 +21,9 @@ class Seat:
     rating: int
     bot: bool = False
     group: str | None = None  # the player's group (R22), if they are in one
+    # D18: a house bot, whose moves core plays (core/house.py). It is a bot (`bot`) too; a bot
+    # that is not a house bot plays through the API like a person (api/bots/client.py).
+    house: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,7 @@ class Player:
     # R22: the group the player was in when the tournament started. Its leader can start again
     # only once no member is still in a tournament, so none can while this one plays on.
     group: str | None = None
+    house: bool = False  # D18: core plays its moves; never disconnects (D9 does not apply)
 
     @property
     def alive(self) -> bool:
@@ -100,14 +104,29 @@ class Tournament:
             return "finished"
         return "intro" if now < self.rounds[-1].starts_at else "duels"
 
+    def house_bots(self) -> dict[str, int]:
+        """D18: the house bots still playing, with their ratings."""
+        return {p.id: p.rating for p in self.players if p.house and p.lives > 0}
+
     def next_deadline(self) -> int | None:
-        """The earliest time at which advancing would change something (for the sweep)."""
+        """The earliest time at which advancing would change something (for the sweep): a
+        turn's timeout, a disconnect window's end (R21; house bots have none), or a house bot's
+        move (D18)."""
         if self.finished_at is not None:
             return None
-        times = [d.deadline for d in self.rounds[-1].duels if d.deadline is not None]
+        duels = self.rounds[-1].duels
+        times = [d.deadline for d in duels if d.deadline is not None]
         times += [
             p.last_contact + self.timing.reconnect_ms
             for p in self.players
-            if p.lives > 0 and p.left_at is None
+            if p.lives > 0 and p.left_at is None and not p.house
         ]
+        house = self.house_bots()
+        if house:
+            # Imported on first use: a process that serves no house bot never loads the solver
+            # (a Lambda's cold start).
+            from core.house import move_at
+
+            moves = (move_at(self.seed, d, house) for d in duels)
+            times += [at for at in moves if at is not None]
         return min(times) if times else None

@@ -6,19 +6,17 @@ import logging
 from functools import cache
 from typing import Any
 
+from api import bootstrap
 from api.config import Settings
 from api.service import Service
-from api.service.context import Context
 
 log = logging.getLogger("wordle_tournament")
 
 
 @cache
 def _service() -> Service:
-    from api.storage.dynamo import DynamoRepository
-
-    settings = Settings.from_env()
-    return Service(Context(DynamoRepository(settings), settings))
+    """One service per instance, built as the app's is (api/bootstrap.py)."""
+    return bootstrap.service(Settings.from_env())
 
 
 def handler(event: Any, context: Any) -> dict[str, int]:

@@ -1,7 +1,14 @@
-"""Settings for every suite, and the DynamoDB stores the suites share.
+"""Settings for every suite, the lanes the tests run in, and the DynamoDB stores they share.
+
+Lanes: every test is marked by where it lives (LANES) and by what it runs on (a `dynamodb-local`
+parameter), never by hand: `browser` (Chromium, tests/web), `engine` (DynamoDB Local, Java),
+`race` (concurrency through HTTP), `slow` (a package build, schemathesis over the whole document,
+bots playing whole tournaments in real time).
+`pytest --fast` (`make check`) leaves out the browser, the engine and the slow ones, and runs the
+state machines with fewer examples; `make test` runs everything at full strength.
 
 Two real DynamoDB engines speak HTTP to the tests, each started once per session and only if a
-test asks for it: moto (in this process, one request at a time: api/storage/moto_server.py) and
+test asks for it: moto (in this process, one request at a time: api/local/moto_server.py) and
 Amazon DynamoDB Local (a Java child process, in memory; `make dynamodb-local` fetches it). Every
 test gets tables of its own (`make_table`), dropped when it ends.
 """
@@ -12,13 +19,14 @@ import os
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
 
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 
 # CI runs the same examples every time (a red build always means a change broke something);
 # developers' runs explore new examples and keep failures in .hypothesis/.
@@ -28,10 +36,83 @@ if os.environ.get("CI"):
 
 STORES = ("moto", "dynamodb-local")  # the DynamoDB engines tests can ask for, by name
 
+# Markers by place: a folder, a file, or one test (`file::name`), relative to the checkout.
+LANES: dict[str, tuple[str, ...]] = {
+    "browser": ("tests/web/",),
+    "engine": (
+        "tests/races/",
+        "tests/client/test_generated_client.py",
+        "tests/storage/test_dynamodb_local.py::test_make_run_keeps_players_groups_and_tournaments",
+    ),
+    "race": ("tests/races/",),
+    "slow": (
+        "tests/deploy/test_package.py",
+        "tests/api/test_schemathesis.py",
+        "tests/bots/test_tournaments.py",  # bots play whole tournaments in real time
+    ),
+}
+FAST_OUT = ("browser", "engine", "slow")  # what the fast lane leaves out
+FAST_SHARE = 5  # the fast lane runs a state machine's examples divided by this
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help=f"the fast lane: no {', '.join(FAST_OUT)} tests, lighter state machines",
+    )
+
+
+def _lanes(nodeid: str) -> set[str]:
+    return {
+        lane for lane, places in LANES.items() if any(nodeid.startswith(place) for place in places)
+    }
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The fast lane does not even import what it would leave out whole (a folder, a file)."""
+    if not config.getoption("--fast"):
+        return None
+    place = collection_path.relative_to(config.rootpath).as_posix()
+    place += "/" if collection_path.is_dir() else ""
+    return True if set(_lanes(place)) & set(FAST_OUT) else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    fast = config.getoption("--fast")
+    kept, left = [], []
+    for item in items:
+        lanes = _lanes(item.nodeid)
+        params = getattr(item, "callspec", None)
+        if params is not None and "dynamodb-local" in params.params.values():
+            lanes.add("engine")
+        for lane in sorted(lanes):
+            item.add_marker(lane)
+        if fast and lanes & set(FAST_OUT):
+            left.append(item)
+            continue
+        kept.append(item)
+        if fast:
+            _lighter(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+def _lighter(item: pytest.Item) -> None:
+    """A hypothesis state machine with FAST_SHARE times fewer examples (its TestCase's settings,
+    hypothesis's documented knob); other property tests keep theirs."""
+    machine = getattr(item, "cls", None)
+    chosen = getattr(machine, "settings", None)
+    if isinstance(chosen, hypothesis_settings) and not getattr(machine, "_lighter", False):
+        examples = max(1, chosen.max_examples // FAST_SHARE)
+        machine.settings = hypothesis_settings(chosen, max_examples=examples)  # type: ignore[union-attr]
+        machine._lighter = True  # type: ignore[union-attr]
+
 
 @pytest.fixture(scope="session")
 def moto_endpoint() -> Iterator[str]:
-    from api.storage.moto_server import MotoServer
+    from api.local.moto_server import MotoServer
 
     server = MotoServer()  # sets dummy credentials when there are none
     yield server.endpoint
@@ -39,9 +120,14 @@ def moto_endpoint() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def dynamodb_local_endpoint() -> Iterator[str]:
-    from api.storage.dynamodb_local import MEMORY, QUICK_START, DynamoDBLocal
-    from api.storage.moto_server import dummy_credentials
+def dynamodb_local_endpoint(request: pytest.FixtureRequest) -> Iterator[str]:
+    if request.config.getoption("--fast"):
+        pytest.fail(
+            f"{request.node.nodeid} needs DynamoDB Local, which the fast lane leaves out: "
+            "add its place to LANES['engine'] in tests/conftest.py"
+        )
+    from api.local.dynamodb_local import MEMORY, QUICK_START, DynamoDBLocal
+    from api.local.moto_server import dummy_credentials
 
     dummy_credentials()
     with DynamoDBLocal(MEMORY, jvm_options=QUICK_START) as local:

@@ -12,12 +12,15 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Protocol
 
 import wordlists
+from api import words
+from api.bots.brain import DuelBrain
 from api.bots.http import ApiError, Http, Reply
-from api.bots.strategy import DuelBrain, Lexicon, Row, Skill, think_seconds
+from core.bots import Skill, think_seconds
+from core.solver.board import Row
+from core.solver.lexicon import Lexicon
 
 STATE = "/v1/tournaments/<tournament_id>/state"
 GUESSES = "/v1/tournaments/<tournament_id>/guesses"
@@ -29,12 +32,9 @@ DEADLINE_MARGIN_S = 0.15
 DEADLINE_MARGIN_TURNS = 0.1
 
 
-@cache
 def lexicon(language: str, length: int) -> Lexicon:
     """The bot's dictionary: the same public word lists any client may ship."""
-    return Lexicon.from_lists(
-        wordlists.secret_words(language, length), wordlists.accepted_words(language, length)
-    )
+    return words.lexicon(language, length)
 
 
 class BotClient:

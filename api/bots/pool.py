@@ -17,15 +17,16 @@ import logging
 import random
 import threading
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from flask import Flask, Response, g, request
 
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Http
-from api.bots.strategy import Skill, skill_for_rating
 from api.config import Settings
 from api.service.context import wall_clock_ms
-from api.storage.repository import Repository, StorageError
+from api.storage.repository import Lobbies, Players, StorageError
+from core.bots import Skill, skill_for_rating
 from core.rating import START_RATING
 
 log = logging.getLogger("wordle_tournament")
@@ -47,12 +48,16 @@ class Bot:
         return self.client.player_id or ""
 
 
+class Seats(Players, Lobbies, Protocol):
+    """What the pool reads of storage: the lobbies it watches and who sits in them."""
+
+
 class BotPool:
     def __init__(
         self,
         base_url: str,
         settings: Settings,
-        repo: Repository,
+        repo: Seats,
         *,
         max_bots: int = MAX_BOTS,
         tick_s: float = 1.0,

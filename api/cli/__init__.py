@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("simulate", "loadtest", "db", "wordlists", "bench")
+COMMANDS = ("simulate", "loadtest", "db", "wordlists", "bench", "fairplay")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,7 +21,7 @@ def register(commands: Any) -> None:
 
 def create_command(args: argparse.Namespace) -> int:
     from api.config import Settings
-    from api.storage.dynamo import create_table
+    from api.storage.dynamodb.repository import create_table
 
     settings = Settings.from_env()
     where = settings.dynamodb_endpoint or f"AWS {settings.region}"
@@ -33,7 +33,7 @@ def create_command(args: argparse.Namespace) -> int:
 
 def definition_command(args: argparse.Namespace) -> int:
     from api.config import Settings
-    from api.storage.table import table_definition, ttl_specification
+    from api.storage.dynamodb.schema import table_definition, ttl_specification
 
     settings = Settings.from_env()
     definition = {**table_definition(settings.table_name), "TimeToLive": ttl_specification()}

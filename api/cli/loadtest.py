@@ -22,7 +22,7 @@ from api.loadtest.harness import Harness, HarnessConfig, languages
 from api.loadtest.prices import PriceModel
 from api.loadtest.report import build_report, plot, summary
 from api.loadtest.stack import BACKENDS, LocalStack, start_local_stack
-from api.storage.dynamodb_local import stop_on_sigterm
+from api.local.dynamodb_local import stop_on_sigterm
 from core.timing import Timing
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import wordlists
 from api.progress import Progress
 from core.simulation import Outcome, PlayerModel, play_tournament
 
@@ -21,9 +22,16 @@ def register(commands: Any) -> None:
     sim = commands.add_parser(
         "simulate", help="play many tournaments with simulated players (R3's check)"
     )
-    sim.add_argument("--tournaments", type=int, default=1000, metavar="N")
+    sim.add_argument("--tournaments", type=int, default=None, metavar="N")
     sim.add_argument("--seed", type=int, default=1, metavar="S")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument(
+        "--bots",
+        action="store_true",
+        help="house bots among people with real words (D18): places and round lengths; "
+        "N tournaments a line (default 200)",
+    )
+    sim.add_argument("--language", default="en", help="the words of --bots (default en)")
     sim.set_defaults(handler=simulate)
 
 
@@ -98,9 +106,19 @@ def _histogram(title: str, counts: dict[str, int], unit: str, width: int = 40) -
 
 
 def simulate(args: argparse.Namespace) -> int:
+    args.tournaments_given = args.tournaments is not None
+    if args.tournaments is None:
+        args.tournaments = 1000
     if args.tournaments < 1:
         print("--tournaments must be at least 1", file=sys.stderr)
         return 2
+    if args.bots:
+        from api.cli import simulate_bots
+
+        if args.language not in wordlists.LANGUAGES:
+            print(f"--language must be one of {', '.join(wordlists.LANGUAGES)}", file=sys.stderr)
+            return 2
+        return simulate_bots.report(args)
     outcomes, elapsed = run(args.tournaments, args.seed)
     summary = summarize(outcomes, args.seed, elapsed)
     if args.json:

@@ -14,12 +14,10 @@ from flask import Flask, Response, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
-from api.config import Settings
 from api.http import limits, logs, routes
 from api.http.requests import CALLER, PLAYER_ID
 from api.service import Service, where
 from api.service import errors as svc
-from api.service.context import Context
 from api.storage import repository as storage
 from api.web import VERSION_HEADER, current_version, web
 
@@ -79,18 +77,12 @@ class _JSONProvider(DefaultJSONProvider):
             raise ValueError("JSON nested too deeply") from exc
 
 
-def create_app(service: Service | None = None, settings: Settings | None = None) -> Flask:
-    if service is not None:
-        settings = service.ctx.settings
-    settings = settings or Settings.from_env()
-    if service is None:
-        from api.storage.dynamo import DynamoRepository
-
-        service = Service(Context(DynamoRepository(settings), settings))
+def create_app(service: Service) -> Flask:
+    """The app over `service` (api/bootstrap.py builds both from the settings)."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
     app.json = _JSONProvider(app)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     app.extensions["service"] = service
     log = logs.configure()
     _install_hooks(app, log)
@@ -119,10 +111,10 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
         environ = request.environ
         request_id = environ.get(REQUEST_ID, "")
         headers = response.headers
-        headers["X-Request-Id"] = request_id
-        headers.update(API_HEADERS)
+        # No route sets any of these: appended in one go (each `set` would scan the list).
         # The browser client that goes with this API: a cached one that differs reloads.
-        headers[VERSION_HEADER] = current_version()
+        version = (VERSION_HEADER, current_version())
+        headers.extend([("X-Request-Id", request_id), *API_HEADERS.items(), version])
         if request.blueprint == "web":
             headers["Content-Security-Policy"] = WEB_CSP
         method = environ.get("REQUEST_METHOD")

@@ -58,7 +58,7 @@ class JsonFormatter(logging.Formatter):
 def configure(level: int = logging.INFO) -> logging.Logger:
     # One line per request is on the hot path: skip what the JSON line never shows (the
     # "Optimization" section of the logging HOWTO): the caller's frame, thread and process.
-    logging._srcfile = None  # type: ignore[attr-defined]
+    logging._srcfile = None
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False

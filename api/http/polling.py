@@ -110,7 +110,8 @@ def quiet_ms(t: Tournament, player: str, share: float | None = None) -> int:
     share = PACE_SHARE if share is None else share
     # Few answers tell a player's usual time less surely: the margin widens like a
     # prediction interval (by √(1 + 1/n) on the log scale).
-    return round(share ** math.sqrt(1 + 1 / n) * usual) + EVERY_MS
+    factor: float = share ** math.sqrt(1 + 1 / n)
+    return round(factor * usual) + EVERY_MS
 
 
 def _advice(t: Tournament, viewer: Viewer, now: int) -> int:

@@ -12,7 +12,7 @@ from api.bots.http import Exchange
 from api.loadtest.harness import Harness, TournamentRun
 from api.loadtest.prices import Bill, PriceModel
 from api.loadtest.stack import Served
-from api.storage.meter import Meter
+from api.storage.metering.meter import Meter
 
 POLL = f"GET {STATE}"
 

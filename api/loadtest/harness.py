@@ -22,8 +22,8 @@ from typing import Any
 import wordlists
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Exchange, Http
-from api.bots.strategy import EASY, HARD, MEDIUM, Skill
 from api.loadtest.situations import situation
+from core.bots import EASY, HARD, MEDIUM, Skill
 
 PLAYERS = 8
 SKILL_MIX: tuple[Skill, ...] = (EASY, MEDIUM, HARD, MEDIUM, EASY, HARD, MEDIUM, HARD)

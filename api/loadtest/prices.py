@@ -6,7 +6,7 @@
   The duration is the time the app took for the request in the load test (storage included),
   which with moto on this machine is slower than DynamoDB in the same region: an upper bound.
 - DynamoDB on-demand: $0.125 per million read units, $0.625 per million write units, the units
-  as the capacity meter (api/storage/meter.py) computes them from item sizes.
+  as the capacity meter (api/storage/metering/meter.py) computes them from item sizes.
 - CloudWatch Logs ingestion: $0.50 per GB. Per request, the app's own JSON lines as the load
   test measured them (api/loadtest/stack.py: LogMeter, 26 bytes of per-event overhead each).
   Lambda's START, END and REPORT lines (about 340 bytes a request with their overhead) are not
@@ -24,7 +24,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from api.storage.meter import READ_UNIT_USD, WRITE_UNIT_USD
+from api.storage.metering.billing import READ_UNIT_USD, WRITE_UNIT_USD
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from api.loadtest.costs import POLL, costs
 from api.loadtest.harness import Harness
 from api.loadtest.prices import PriceModel
 from api.loadtest.stack import LocalStack, Served
-from api.storage.meter import Meter
+from api.storage.metering.meter import Meter
 
 TARGETS = {
     "concurrent_tournaments_min": 10,
@@ -91,8 +91,8 @@ def build_report(
 ) -> dict[str, Any]:
     collector = harness.collector
     exchanges = list(collector.exchanges)
-    records = stack.instrument.snapshot() if stack is not None else []
-    served = {r.request_id: r for r in records if r.request_id}
+    answered = stack.instrument.snapshot() if stack is not None else []
+    served = {r.request_id: r for r in answered if r.request_id}
     elapsed = max(1e-9, harness.ended - harness.started)
     polls = [e for e in exchanges if e.label == POLL]
     runs = list(collector.runs.values())
@@ -117,8 +117,8 @@ def build_report(
         },
         "server": (
             {
-                "total": len(records),
-                "by_endpoint": dict(sorted(Counter(r.label for r in records).items())),
+                "total": len(answered),
+                "by_endpoint": dict(sorted(Counter(r.label for r in answered).items())),
             }
             if stack is not None
             else None
@@ -151,19 +151,19 @@ def build_report(
             ),
             "failures": list(collector.failures),
         },
-        "dynamodb": _dynamodb(meter, records),
+        "dynamodb": _dynamodb(meter, answered),
         "cost_per_tournament": costs(harness, served, prices, meter),
     }
     report["targets"] = _targets(report)
     return report
 
 
-def _dynamodb(meter: Meter | None, records: Sequence[Served]) -> dict[str, Any] | None:
+def _dynamodb(meter: Meter | None, answered: Sequence[Served]) -> dict[str, Any] | None:
     if meter is None:
         return None
     total = meter.total()
-    in_requests_r = sum(r.read_units for r in records)
-    in_requests_w = sum(r.write_units for r in records)
+    in_requests_r = sum(r.read_units for r in answered)
+    in_requests_w = sum(r.write_units for r in answered)
     return {
         "read_units": total.read_units,
         "write_units": total.write_units,

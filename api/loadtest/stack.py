@@ -24,12 +24,12 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from api import bootstrap
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.service import Service
-from api.service.context import Context
-from api.storage.meter import Meter, Scope
+from api.storage.metering.meter import Meter, Scope
 from api.storage.repository import Repository
 
 BACKENDS = ("dynamodb-local", "moto", "memory")  # the first is the default
@@ -69,7 +69,7 @@ class LogMeter(logging.Handler):
         self._lock = threading.Lock()
 
     def emit(self, record: logging.LogRecord) -> None:
-        request_id = getattr(record, "fields", {}).get("request_id")
+        request_id = str(getattr(record, "fields", {}).get("request_id"))
         size = len(self.format(record).encode()) + LOG_EVENT_OVERHEAD
         with self._lock:
             self._bytes[request_id] = self._bytes.get(request_id, 0) + size
@@ -86,7 +86,7 @@ class Instrument:
         self.app = app
         self.meter = meter
         self.log_meter = log_meter
-        self.records: list[Served] = []
+        self.served: list[Served] = []
         self._lock = threading.Lock()
         self._inner: WsgiApp = app.wsgi_app
         app.wsgi_app = self  # type: ignore[method-assign]
@@ -120,7 +120,7 @@ class Instrument:
                 if close is not None:
                     close()
         request_id = environ.get("HTTP_X_REQUEST_ID", "")
-        record = Served(
+        served = Served(
             label=self._label(environ),
             status=statuses[0] if statuses else 0,
             ms=(time.perf_counter() - t0) * 1000,
@@ -131,12 +131,12 @@ class Instrument:
             log_bytes=self.log_meter.take(request_id) if self.log_meter is not None else 0,
         )
         with self._lock:
-            self.records.append(record)
+            self.served.append(served)
         return [body]
 
     def snapshot(self) -> list[Served]:
         with self._lock:
-            return list(self.records)
+            return list(self.served)
 
 
 @dataclass
@@ -193,10 +193,10 @@ def _repository(
         return InMemoryRepository(), None, settings
     import pynamodb.settings
 
-    from api.storage import moto_server
-    from api.storage.dynamo import DynamoRepository, create_table
-    from api.storage.dynamodb_local import MEMORY
-    from api.storage.stores import open_store
+    from api.local import moto_server
+    from api.local.dynamodb_local import MEMORY
+    from api.local.stores import open_store
+    from api.storage.dynamodb.repository import create_table
 
     # One process serves every request here (a Lambda instance serves one at a time): let
     # botocore keep a connection per concurrent request instead of PynamoDB's default 10.
@@ -214,7 +214,7 @@ def _repository(
     settings = replace(settings, table_name=f"loadtest-{uuid.uuid4().hex[:8]}")
     create_table(settings)
     meter = Meter()
-    return DynamoRepository(settings, meter), meter, settings
+    return bootstrap.repository(settings, meter=meter), meter, settings
 
 
 def start_local_stack(
@@ -227,7 +227,7 @@ def start_local_stack(
 
     closers: list[Callable[[], None]] = []
     repo, meter, settings = _repository(settings, backend, closers, long_run)
-    service = Service(Context(repo, settings))
+    service = bootstrap.service(settings, repo)
     sweep_stop = loop.start(service)
     app = create_app(service)
     # The request log at its deployed level, measured but not printed (LogMeter).

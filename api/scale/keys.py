@@ -11,16 +11,15 @@ from typing import Any
 
 from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
-from api.storage.dynamo_results import ACTIVE_READ_UNITS_PER_S
-from api.storage.small_items import CLOCK_KEY
-from api.storage.table import ACTIVE_INDEX, ACTIVE_SHARDS
-from api.storage.traffic import TABLE, KeyRate
+from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, CLOCK, FILL, active_key
+from api.storage.metering.traffic import TABLE, KeyRate
 
 _ENTITY = re.compile(r"[a-z]_[0-9a-f]{16}|\d+\.\d+\.\d+\.\d+")
 _HASHED = re.compile(r"(D|DL|A)#\d+")  # deadline shards, the active players' parts
 _SPREAD = re.compile(r"(R#[^#]*\*)(#\d+)?")  # a shared budget's counter, maybe sharded
 _COPIES = re.compile(r"(B#(?!part#)[^#]+)#\d+")  # a leaderboard snapshot, in copies
-INSTANCE_KEYS = {CLOCK_KEY}  # read by every instance every so often (the heartbeat)
+INSTANCE_KEYS = {CLOCK}  # read by every instance every so often (the heartbeat)
 
 # A phase's tally holds only that phase's units: all of them count, to the last bucket (a window
 # of the queue run seldom ends on a bucket's edge).
@@ -39,7 +38,7 @@ def key_kind(index: str, key: str) -> str:
         return "hashed"
     if index == TABLE and key in INSTANCE_KEYS:
         return "instance"
-    if key.startswith("O#"):
+    if key.startswith(FILL):
         return "queue"
     if _ENTITY.search(key):
         return "entity"
@@ -55,7 +54,7 @@ def imbalance(items_per_shard: float) -> float:
 def refresh_reads(sample: SampleResult, active: float) -> float:
     """Read units a second on an `active` partition while the leaderboards' refresh reads it,
     with `active` players on the boards: the sample's units per entry, times a part's entries,
-    at most the adapter's pace (api/storage/dynamo_results.py)."""
+    at most the adapter's pace (api/storage/dynamodb/history.py)."""
     phase = sample.world.phases.get("refresh")
     if phase is None or not sample.refreshes:
         return 0.0
@@ -145,7 +144,7 @@ def key_loads(
                 peak(one)
     if refreshing:
         for n in range(shards(ACTIVE_INDEX, "A")):
-            loads[ACTIVE_INDEX, f"A#{n}"][0] += refreshing
+            loads[ACTIVE_INDEX, active_key(n)][0] += refreshing
     for (index, prefix), (r, w) in hashed.items():
         count = shards(index, prefix)
         items = live / count if prefix == "D" else (r + w) / count

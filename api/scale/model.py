@@ -29,10 +29,10 @@ from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
 from api.scale.world import Phase
 from api.service.limits import Budget, spread_shards
+from api.storage.dynamodb.history_items import COPIES
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX, counter_key
 from api.storage.layout import Layout
-from api.storage.result_items import COPIES
-from api.storage.table import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX
-from api.storage.traffic import TABLE, KeyRate, index_names
+from api.storage.metering.traffic import TABLE, KeyRate, index_names
 
 # What a storage call adds to a request's time on Lambda, beyond the handler's own CPU:
 # DynamoDB's in-region latency with botocore's work (AWS: single-digit milliseconds).
@@ -195,7 +195,7 @@ def scale(
         (DUE_INDEX, "D"): layout.due_shards,
         (DUE_INDEX, "DL"): layout.lobby_due_shards,
         (ACTIVE_INDEX, "A"): ACTIVE_SHARDS,
-        (TABLE, "R#create:*"): spread_shards(Budget(creations_per_minute, 60)),
+        (TABLE, counter_key("create:*")): spread_shards(Budget(creations_per_minute, 60)),
     }
     keys, totals = key_loads(
         sample,

@@ -1,6 +1,6 @@
 """Simulated players: ordinary API clients on the simulated clock, with the bots' cadence from
 the load test (api/bots): they follow `Poll-Interval` to the millisecond with `If-None-Match`,
-think on their turn as the bots of their rating do (api/bots/strategy.py), play the words their
+think on their turn as the bots of their rating do (core/bots.py), play the words their
 brain picks, poll the queue once a second while they wait and follow the `Where` header.
 
 Each request is labelled and metered in the phase of the cycle it belongs to (api/scale/world.py):
@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import wordlists
+from api.bots.brain import DuelBrain
 from api.bots.client import board_rows, lexicon
-from api.bots.strategy import DuelBrain, Skill, skill_for_rating, think_seconds
 from api.scale.world import World
+from core.bots import Skill, skill_for_rating, think_seconds
 
 QUEUE_POLL_MS = 1_000  # the lobby screen polls `GET /v1/queue` about once a second
 RTT_MS = 40  # a request's round trip: the answer reaches the client this much later

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import statistics
 from dataclasses import dataclass, field
+from functools import partial
 
 from api.scale.players import RTT_MS, Player
 from api.scale.population import Population
@@ -97,7 +98,7 @@ def run_queue(
         if rate > 0:
             world.at(
                 world.now + int(rng.expovariate(rate) * 1000),
-                lambda c=language, r=rate: arrive(c, r),
+                partial(arrive, language, rate),
             )
 
     def swept() -> None:  # the lobbies' part of the once-a-minute sweep, once in the window

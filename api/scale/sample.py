@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import partial
 
 import wordlists
 from api.scale.players import RTT_MS, Player
@@ -190,7 +191,7 @@ class Sample:
                     # The first time they wait on the group's screen (polled every 2 s); later
                     # they see it in their next poll's Where header.
                     delay = 0 if m is leader else self.rng.randint(0, 2_000)
-                    self.world.at(self.world.now + delay, lambda m=m: m.play(tid))
+                    self.world.at(self.world.now + delay, partial(m.play, tid))
 
         def finished(p: Player) -> None:
             if p is not leader:
@@ -270,7 +271,7 @@ class Sample:
         found = []
         ids = {p.tournament for p in self.everyone() if p.tournament} | set(self.starts)
         for tid in ids:
-            record = self.world.unmetered(lambda t=tid: self.world.repo.get_tournament(t))
+            record = self.world.unmetered(partial(self.world.repo.get_tournament, tid))
             if record is not None and record.tournament.finished_at is not None:
                 t = record.tournament
                 found.append(t.finished_at - t.created_at)
@@ -303,7 +304,7 @@ def seed_active(world: World, population: Population, rng: random.Random, count:
         stats = add(None, result, f"Player {i}", False, finished)
         records.append(Put(StatsRecord(player, stats), new=True))
     for start in range(0, len(records), 100):
-        world.unmetered(lambda chunk=records[start : start + 100]: world.repo.commit(chunk))
+        world.unmetered(partial(world.repo.commit, records[start : start + 100]))
 
 
 def load_words(languages: list[str]) -> None:

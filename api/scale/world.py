@@ -19,18 +19,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from api import bootstrap
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.loadtest.stack import LogMeter
-from api.service import Service
 from api.service.context import Context
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
-from api.storage.meter import Meter
+from api.storage.metering.meter import Meter
+from api.storage.metering.traffic import KeyTally
 from api.storage.records import PlayerRecord
 from api.storage.repository import Put
-from api.storage.traffic import KeyTally
 from core.timing import Timing
 
 T0 = 1_767_225_600_000  # the simulated clock starts here (any fixed instant)
@@ -58,7 +58,7 @@ class Phase:
 class Headers(dict[str, str]):
     """Response headers by lower-case name."""
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         return super().get(name.lower(), default)
 
 
@@ -160,8 +160,10 @@ class World:
             layout=layout,
             creations_per_minute=creations_per_minute,
         )
-        self.ctx = SimContext(self.repo, settings, clock=self.clock, rng=random.Random(seed))
-        self.service = Service(self.ctx)
+        self.service = bootstrap.service(
+            settings, self.repo, clock=self.clock, seed=seed, context=SimContext
+        )
+        self.ctx = self.service.ctx
         self.log_meter = LogMeter()
         log = logs.configure()
         log.addHandler(self.log_meter)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from api.service.contact import Contacts
 from api.service.context import Context
 from api.service.groups import Groups
+from api.service.history import PlayerHistory
 from api.service.leaderboards import Leaderboards
 from api.service.matchmaking import Matchmaking
 from api.service.players import Players
-from api.service.results import Records
 from api.service.sweep import SweepReport, sweep
 from api.service.tournaments import Tournaments
 from api.storage.records import PlayerRecord
@@ -21,7 +21,7 @@ class Service:
         self.queue = Matchmaking(ctx)
         self.groups = Groups(ctx, self.queue)
         self.tournaments = Tournaments(ctx)
-        self.records = Records(ctx)
+        self.history = PlayerHistory(ctx)
         self.leaderboards = Leaderboards(ctx)
         self.contacts = Contacts(ctx, lobby_contact=self.queue.heard_from)
 

@@ -58,20 +58,22 @@ def words_for(language: str) -> WordSource:
 
 @dataclass
 class Context:
+    """Built once per process by api/bootstrap.py (tests build their own, with a fake clock and
+    seeded randomness)."""
+
     repo: storage.Repository
     settings: Settings = field(default_factory=Settings)
     clock: Callable[[], int] = wall_clock_ms
     rng: random.Random = field(default_factory=random.SystemRandom)
     words: Callable[[str], WordSource] = words_for
+    # The numbers rate limits sample budgets with (api/service/limits.py), never the game's
+    # (None: unseeded); a test that seeds the game seeds these too.
+    sampling: random.Random | None = None
     limiter: Limiter = field(init=False, repr=False)
     outage_watch: OutageWatch | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # Sampling draws its own numbers (never the game's); seeded when the game's are (tests).
-        seeded = type(self.rng) is random.Random
-        self.limiter = Limiter(
-            self.repo, self.now, self.settings.rate_limits, random.Random(0) if seeded else None
-        )
+        self.limiter = Limiter(self.repo, self.now, self.settings.rate_limits, self.sampling)
         gap = self.settings.outage_gap
         self.outage_watch = (
             OutageWatch(self.repo, self.now, self.settings.heartbeat_ms, gap) if gap else None

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable
 
 from api.storage.records import ClockRecord
-from api.storage.repository import Repository
+from api.storage.repository import Heartbeat
 from core.outages import Outage
 
 KEEP_MS = 6 * 3600 * 1000  # outages older than the longest tournament are forgotten
@@ -41,7 +41,7 @@ class OutageWatch:
     """This instance's view of storage's heartbeat. Thread-safe."""
 
     def __init__(
-        self, repo: Repository, clock: Callable[[], int], beat_ms: int, gap_ms: int
+        self, repo: Heartbeat, clock: Callable[[], int], beat_ms: int, gap_ms: int
     ) -> None:
         if not 0 < 2 * beat_ms < gap_ms:
             raise ValueError("the outage gap must be more than twice the heartbeat interval")

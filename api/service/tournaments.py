@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import wordlists
-from api.service import errors, names, results, where
+from api.service import errors, names, where
 from api.service.context import Context, guarded, is_id, retry_on_conflict
+from api.service.history import place_writes
 from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put, Write
 from core import tournament as tm
@@ -178,7 +179,7 @@ class Tournaments:
                 if changed != p:
                     writes.append(Put(changed))
             # R16: the history line and the statistics, exactly once with the rating.
-            writes += results.place_writes(self.ctx, after, [p for p in found if p.id in fixed])
+            writes += place_writes(self.ctx, after, [p for p in found if p.id in fixed])
         self.ctx.repo.commit(writes)
         return replace(updated, version=record.version + 1)
 

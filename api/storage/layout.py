@@ -24,6 +24,9 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from api.storage import keys
+from core.lobby import Lobby
+
 
 def _shard(item_id: str, count: int) -> int:
     return zlib.crc32(item_id.encode()) % count
@@ -45,16 +48,16 @@ class Layout:
     # ------------------------------------------------------------------ due
 
     def due_key(self, tournament_id: str) -> str:
-        return f"D#{_shard(tournament_id, self.due_shards)}"
+        return keys.due_key(_shard(tournament_id, self.due_shards))
 
     def lobby_due_key(self, lobby_id: str) -> str:
-        return f"DL#{_shard(lobby_id, self.lobby_due_shards)}"
+        return keys.lobby_due_key(_shard(lobby_id, self.lobby_due_shards))
 
     def due_keys(self) -> list[str]:
-        return [f"D#{s}" for s in range(self.due_shards)]
+        return [keys.due_key(s) for s in range(self.due_shards)]
 
     def lobby_due_keys(self) -> list[str]:
-        return [f"DL#{s}" for s in range(self.lobby_due_shards)]
+        return [keys.lobby_due_key(s) for s in range(self.lobby_due_shards)]
 
     # ------------------------------------------------------------------ fill
 
@@ -66,14 +69,15 @@ class Layout:
         first) among the language's fill shards."""
         return _shard(item_id, self.fill_count(language))
 
-    def fill_key(self, language: str, band: int, shard: int = 0) -> str:
-        base = f"O#{language}#{band}"
-        return base if shard == 0 else f"{base}#{shard}"
+    def lobby_fill_key(self, lobby: Lobby) -> str:
+        """The `fill` partition of an open lobby: its language, rating band and shard."""
+        shard = self.fill_shard(lobby.language, lobby.id)
+        return keys.fill_key(lobby.language, keys.rating_band(lobby.rating), shard)
 
     def fill_keys(self, language: str, band: int, shards: Iterable[int] | None = None) -> list[str]:
         """The keys of `shards` (None: every shard) of one band."""
         chosen = range(self.fill_count(language)) if shards is None else shards
-        return [self.fill_key(language, band, s) for s in chosen]
+        return [keys.fill_key(language, band, s) for s in chosen]
 
     # ------------------------------------------------------------------ configuration
 

@@ -9,7 +9,6 @@ per session, one table per test), or with "dynamodb-local": the same on DynamoDB
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,14 +16,15 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api import bootstrap
 from api.config import Settings
 from api.http.app import create_app
 from api.service import Service
-from api.service.context import Context
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Repository
 from core.timing import Timing
-from tests.api.helpers import FakeClock, Game
+from tests.api.clock import FakeClock
+from tests.api.game import Game
 from tests.conftest import MakeTable
 
 # Short game timers (the clock is fake anyway: nothing ever sleeps).
@@ -89,8 +89,7 @@ def make_app(settings: Settings, clock: FakeClock) -> Callable[..., Flask]:
     """The app factory: `make_app(repo, settings=..., seed=...)`."""
 
     def make(repo: Repository, *, settings: Settings = settings, seed: int = SEED) -> Flask:
-        ctx = Context(repo, settings, clock=clock, rng=random.Random(seed))
-        app = create_app(Service(ctx))
+        app = create_app(bootstrap.service(settings, repo, clock=clock, seed=seed))
         app.config["TESTING"] = True
         return app
 

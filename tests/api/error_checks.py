@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.api.conftest import TIMING
-from tests.api.helpers import Game, Player
+from tests.api.game import Game, Player
 
 
 def assert_error(response: Any, status: int, code: str | None = None) -> dict:

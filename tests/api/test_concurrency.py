@@ -13,16 +13,11 @@ from typing import Any
 import pytest
 
 from api.config import Settings
+from tests.api.checks import assert_final, assert_invariants
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, TIMING
-from tests.api.helpers import (
-    FakeClock,
-    Game,
-    Player,
-    assert_final,
-    assert_invariants,
-    fillers,
-    winning_sometimes,
-)
+from tests.api.game import Game, Player, winning_sometimes
+from tests.api.words import fillers
 
 WALL_SECONDS = {"memory": 3.0, "dynamo": 7.0}
 FAKE_MS_PER_TICK = 50  # every 10 ms of real time: the game runs at 5x

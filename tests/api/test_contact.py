@@ -12,8 +12,10 @@ import pytest
 from api.config import Settings
 from api.storage.memory import InMemoryRepository
 from core.timing import Timing
+from tests.api.clock import FakeClock
 from tests.api.conftest import EVERY_STORE, game_for
-from tests.api.helpers import CountingRepo, FakeClock, Game
+from tests.api.game import Game
+from tests.api.repos import CountingRepo
 
 # Turns long enough that only the disconnect window matters here.
 CALM = dict(turn_ms=600_000, intro_ms=1_000)

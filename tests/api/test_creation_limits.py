@@ -16,9 +16,10 @@ import pytest
 from api.config import Settings
 from api.service.creation_limits import ADDRESS, NETWORK, QUIET, Ceilings, subjects
 from api.storage.memory import InMemoryRepository
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, game_for
 from tests.api.error_checks import assert_error
-from tests.api.helpers import FakeClock, Game, Player
+from tests.api.game import Game, Player
 
 DEFAULT = Settings().creations_per_minute
 

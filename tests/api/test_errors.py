@@ -6,7 +6,8 @@ import pytest
 
 from tests.api.conftest import TIMING
 from tests.api.error_checks import Live, assert_error, live_duels
-from tests.api.helpers import Game, Player, fillers
+from tests.api.game import Game, Player
+from tests.api.words import fillers
 
 
 @pytest.fixture

@@ -12,9 +12,12 @@ from api.config import Settings
 from api.service.creation_limits import ADDRESS
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Conflict as StorageConflict
+from tests.api.clock import FakeClock
 from tests.api.conftest import TIMING, game_for
 from tests.api.error_checks import Live, assert_error, live_duels
-from tests.api.helpers import BrokenRepo, FakeClock, Game, RepoProxy, fillers
+from tests.api.game import Game
+from tests.api.repos import BrokenRepo, RepoProxy
+from tests.api.words import fillers
 
 
 @pytest.fixture

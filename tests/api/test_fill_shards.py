@@ -18,8 +18,9 @@ from api.service.lobbies import nearby
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Put, Repository
+from tests.api.clock import FakeClock
 from tests.api.conftest import game_for
-from tests.api.helpers import CountingRepo, FakeClock
+from tests.api.repos import CountingRepo
 from tests.conftest import MakeTable
 from tests.storage.factories import lobby
 

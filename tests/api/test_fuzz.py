@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 
 from api.config import Settings
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, TIMING, game_for
-from tests.api.helpers import FakeClock, Game, Player
+from tests.api.game import Game, Player
 from tests.api.test_openapi_and_logs import app_routes
 
 

@@ -10,8 +10,9 @@ from typing import Any
 
 from api.config import Settings
 from api.storage.memory import InMemoryRepository
+from tests.api.clock import FakeClock
 from tests.api.conftest import TIMING, game_for
-from tests.api.helpers import FakeClock, RepoProxy
+from tests.api.repos import RepoProxy
 
 
 class LaggingIndex(RepoProxy):

@@ -29,8 +29,9 @@ from api.service.limits import (
     wait_ms,
 )
 from api.storage.memory import InMemoryRepository
+from tests.api.clock import FakeClock
 from tests.api.conftest import EVERY_STORE, T0, game_for
-from tests.api.helpers import FakeClock, Game, Player
+from tests.api.game import Game, Player
 
 MINUTE = 60_000
 

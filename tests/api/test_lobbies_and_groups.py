@@ -9,8 +9,9 @@ from flask import Flask
 
 from api.config import Settings
 from api.storage.repository import Put, Repository
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, TIMING, game_for
-from tests.api.helpers import FakeClock, Game, Player
+from tests.api.game import Game, Player
 
 
 def set_rating(game: Game, player: Player, rating: int) -> None:

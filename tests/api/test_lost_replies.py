@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
+from tests.api.clock import FakeClock
 from tests.api.conftest import TIMING
-from tests.api.helpers import FakeClock, Game, fillers
+from tests.api.game import Game
+from tests.api.words import fillers
 from tests.faults.lost_replies import LostReplies
 
 STORES = pytest.mark.parametrize("repo", ["dynamo", "dynamodb-local"], indirect=True)

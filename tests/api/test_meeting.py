@@ -12,8 +12,10 @@ from api.service import Service
 from api.service.lobbies import SETTLE_MS
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import Put
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, TIMING, game_for
-from tests.api.helpers import CountingRepo, FakeClock, Game, Player
+from tests.api.game import Game, Player
+from tests.api.repos import CountingRepo
 
 LAG_MS = 300
 IDLE_MS = TIMING.reconnect_ms  # D16 uses D9's window (WT_RECONNECT_SECONDS)

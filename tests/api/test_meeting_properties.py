@@ -28,7 +28,7 @@ from api.storage.records import LobbyRecord, PlayerRecord, TournamentRecord
 from api.storage.repository import Put
 from core import merge
 from core.timing import Timing
-from tests.api.helpers import FakeClock
+from tests.api.clock import FakeClock
 
 LAG_MS = 300
 TIMING = Timing(turn_ms=30_000, intro_ms=6_000, reconnect_ms=60_000)

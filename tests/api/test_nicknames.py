@@ -11,9 +11,11 @@ import pytest
 from api.service import Service
 from api.service.leaderboards import BOARDS, REFRESH_MS
 from api.storage.memory import InMemoryRepository
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, game_for
 from tests.api.error_checks import assert_error
-from tests.api.helpers import CountingRepo, FakeClock, Game, Player
+from tests.api.game import Game, Player
+from tests.api.repos import CountingRepo
 
 
 def rename(game: Game, player: Player, nickname: str) -> Any:

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from api.http import logs
-from tests.api.helpers import Game
+from tests.api.game import Game
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 

@@ -14,8 +14,10 @@ from flask import Flask
 from api.config import Settings
 from api.service import Service
 from api.storage.repository import Unavailable
+from tests.api.clock import FakeClock
 from tests.api.conftest import EVERY_STORE, TIMING, game_for
-from tests.api.helpers import BrokenRepo, FakeClock, Game, Player
+from tests.api.game import Game, Player
+from tests.api.repos import BrokenRepo
 
 OUTAGE_MS = 3 * TIMING.reconnect_ms  # far longer than the window
 

@@ -10,8 +10,11 @@ from api.http import polling
 from api.storage.memory import InMemoryRepository
 from core import tournament as tm
 from core.timing import Timing
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, TIMING, game_for
-from tests.api.helpers import CountingRepo, FakeClock, Game, fillers
+from tests.api.game import Game
+from tests.api.repos import CountingRepo
+from tests.api.words import fillers
 
 
 def poll(game: Game, player: Any, tid: str, etag: str | None = None) -> Any:

@@ -15,11 +15,13 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped]
 from flask import Flask
 
 import wordlists
-from api.storage.dynamo_errors import translate
+from api.storage.dynamodb.errors import translate
 from api.storage.repository import Rejected, Repository, StorageError
+from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, TIMING, game_for
 from tests.api.error_checks import assert_error
-from tests.api.helpers import CountingRepo, FakeClock, Game, Player, RepoProxy
+from tests.api.game import Game, Player
+from tests.api.repos import CountingRepo, RepoProxy
 from tests.api.test_openapi_and_logs import app_routes
 
 DYNAMO_KEY_LIMIT = 2048  # bytes of a partition key

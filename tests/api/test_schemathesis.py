@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
@@ -51,7 +50,6 @@ def fresh_token() -> str:
     return token
 
 
-@pytest.mark.slow
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES,

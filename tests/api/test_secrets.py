@@ -7,7 +7,10 @@ import random
 
 import pytest
 
-from tests.api.helpers import Call, Game, Player, assert_final, fillers, leaks, winning_sometimes
+from tests.api.checks import assert_final
+from tests.api.game import Call, Game, Player, winning_sometimes
+from tests.api.leaks import leaks
+from tests.api.words import fillers
 
 
 def test_leaks_finds_text_and_tiles() -> None:

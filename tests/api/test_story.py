@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.api.checks import assert_free_to_queue
 from tests.api.conftest import BOTH
-from tests.api.helpers import Game, Player, assert_free_to_queue, fillers, winning_sometimes
+from tests.api.game import Game, Player, winning_sometimes
+from tests.api.words import fillers
 
 
 def by_id(state: dict[str, Any], who: Player) -> dict[str, Any]:

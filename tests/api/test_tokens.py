@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.api.conftest import BOTH, TIMING, game_for
 from tests.api.error_checks import assert_error
-from tests.api.helpers import Game, Player
+from tests.api.game import Game, Player
 
 
 def rotate(game: Game, player: Player) -> Any:

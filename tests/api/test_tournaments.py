@@ -7,17 +7,10 @@ from __future__ import annotations
 
 import random
 
+from tests.api.checks import assert_final, assert_free_to_queue
 from tests.api.conftest import BOTH, TIMING
-from tests.api.helpers import (
-    START_RATING,
-    Game,
-    Player,
-    Strategy,
-    assert_final,
-    assert_free_to_queue,
-    fillers,
-    winning_sometimes,
-)
+from tests.api.game import START_RATING, Game, Player, Strategy, winning_sometimes
+from tests.api.words import fillers
 
 
 def by_id(state: dict, who: Player | str) -> dict:

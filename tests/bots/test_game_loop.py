@@ -9,7 +9,7 @@ from typing import Any
 
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import Http, Reply
-from api.bots.strategy import HARD
+from core.bots import HARD
 
 ME, OTHER = "p_me", "p_other"
 NOW = 1_000_000

@@ -16,8 +16,8 @@ import wordlists
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Http
 from api.bots.pool import BotPool
-from api.bots.strategy import EASY, HARD, MEDIUM
 from api.service import Service
+from core.bots import EASY, HARD, MEDIUM
 from tests.bots.conftest import BOT_KEY, Running, fast_settings
 
 # Thinking takes a fraction of the (tiny) turn; polling is capped because some of the server's
@@ -151,9 +151,10 @@ def test_a_deployment_without_a_bot_key_refuses_every_bot(
 
 
 def started_pool(
-    api_server: Callable[..., Running], settings: Any, **options: Any
+    api_server: Callable[..., Running], settings: Any, *, start: bool = True, **options: Any
 ) -> tuple[Running, BotPool]:
-    """A running API with a started bot pool (fast bots, a tick every 0.1 s)."""
+    """A running API with a bot pool (fast bots, a tick every 0.1 s), started unless `start`
+    is False."""
     pools: list[BotPool] = []
 
     def install(app: Flask, service: Service) -> None:
@@ -171,7 +172,8 @@ def started_pool(
     running = api_server(settings, install)
     pool = pools[0]
     pool.base_url = running.url
-    pool.start()
+    if start:
+        pool.start()
     return running, pool
 
 
@@ -179,13 +181,15 @@ def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
     api_server: Callable[..., Running],
 ) -> None:
     settings = fast_settings(bots=True, bot_fill_ms=1000)
-    running, pool = started_pool(api_server, settings)
+    running, pool = started_pool(api_server, settings, start=False)
     try:
         person = BotClient(Http(running.url))
         person.create_player()
         lobby = person.join_queue("de")
-        time.sleep(0.4)
-        assert len(person.lobby(lobby["id"])["seats"]) == 1  # not before WT_BOT_FILL_SECONDS
+        pool.tick()  # the pool looks at the lobby at once: nobody waited WT_BOT_FILL_SECONDS yet
+        assert lobby["id"] not in pool._filling  # it began no fill (that would be a thread)
+        assert len(person.lobby(lobby["id"])["seats"]) == 1
+        pool.start()
         deadline = time.monotonic() + 15
         tid = None
         while tid is None and time.monotonic() < deadline:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from api import bootstrap
 from api.config import Settings
 from api.http.app import create_app
 from api.loadtest.stack import serve
@@ -29,8 +30,9 @@ from api.service import Service
 from api.service.context import Context
 from api.storage.memory import InMemoryRepository
 from core.timing import Timing
+from tests.api.clock import FakeClock
 from tests.api.conftest import _quiet_request_logs  # noqa: F401 - autouse here too
-from tests.api.helpers import FakeClock, fillers
+from tests.api.words import fillers
 from tests.conftest import MakeTable
 
 PACKAGE = "wt_generated_client"
@@ -90,7 +92,7 @@ def test_r1_r16_eight_generated_clients_play_a_tournament(
     client_module = importlib.import_module(f"{generated.__name__}.client")
     repo = make_table("dynamodb-local", Settings(timing=TIMING, rate_limits=False))
     clock = FakeClock(1_770_000_000_000)
-    service = Service(Context(repo, repo.settings, clock=clock, rng=random.Random(3)))
+    service = bootstrap.service(repo.settings, repo, clock=clock, seed=3)
     server = serve(create_app(service))
     rng = random.Random(8)
     create_player = _api(generated, "players", "create_player")

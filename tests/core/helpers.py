@@ -17,6 +17,7 @@ from core.duel import Duel, Word
 from core.events import Event
 from core.evolve import evolve
 from core.feedback import score
+from core.solver.lexicon import Lexicon
 from core.timing import MAX_ROWS, Timing
 from core.words import WORD_LENGTHS, WordSource
 
@@ -63,12 +64,38 @@ class FakeWords:
         choices = [w for w in self.secrets[length] if w not in exclude]
         return rng.choice(choices)
 
+    def lexicon(self, length: int) -> Lexicon:
+        return _lexicon(tuple(self.secrets[length]), tuple(WRONG[length]))
+
     @property
     def source(self) -> WordSource:
-        return WordSource(self.accepts, self.draw)
+        return WordSource(self.accepts, self.draw, self.lexicon)
+
+
+@functools.cache
+def _lexicon(secrets: tuple[Word, ...], others: tuple[Word, ...]) -> Lexicon:
+    return Lexicon.build(secrets, others)
 
 
 WORDS = FakeWords().source
+
+
+@functools.cache
+def real_words(language: str) -> WordSource:
+    """A language's real lists (D12), as the shell passes them, with the solver's lexicons."""
+    import wordlists
+
+    @functools.cache
+    def lexicon(length: int) -> Lexicon:
+        return Lexicon.from_lists(
+            wordlists.secret_words(language, length), wordlists.accepted_words(language, length)
+        )
+
+    return WordSource(
+        accepts=lambda w: wordlists.is_accepted(language, w),
+        draw=lambda n, rng, exclude: wordlists.draw_secret(language, n, rng, exclude),
+        lexicon=lexicon,
+    )
 
 
 def wrong_guess(secret: Word, i: int = 0) -> Word:
@@ -79,9 +106,13 @@ def wrong_guess(secret: Word, i: int = 0) -> Word:
 # ---------------------------------------------------------------------------- building
 
 
-def seats(ratings: Sequence[int] | None = None) -> list[tm.Seat]:
+def seats(ratings: Sequence[int] | None = None, house: Collection[str] = ()) -> list[tm.Seat]:
+    """Eight seats; those in `house` are house bots (D18)."""
     ratings = ratings or [1000] * 8
-    return [tm.Seat(pid, f"Nick {pid}", r) for pid, r in zip(PIDS, ratings, strict=True)]
+    return [
+        tm.Seat(pid, f"Nick {pid}", r, bot=pid in house, house=pid in house)
+        for pid, r in zip(PIDS, ratings, strict=True)
+    ]
 
 
 def start(
@@ -91,8 +122,9 @@ def start(
     now: int = 0,
     words: WordSource = WORDS,
     language: str = "en",
+    house: Collection[str] = (),
 ) -> tm.Tournament:
-    t, _ = tm.start("t1", language, seats(ratings), now, random.Random(seed), words, timing)
+    t, _ = tm.start("t1", language, seats(ratings, house), now, random.Random(seed), words, timing)
     return t
 
 
@@ -275,6 +307,8 @@ def check_invariants(t: tm.Tournament, lives_from_duels: bool = True) -> None:
         assert 0 <= p.lives <= 3, p
         if p.left_at is not None:
             assert p.lives == 0
+        if p.house:  # D18: house bots are bots, never disconnect and never leave
+            assert p.bot and p.left_at is None
     # rounds: who plays, byes, pairings (R2, R4, R6, D2)
     secrets: list[Word] = []
     for i, rnd in enumerate(t.rounds):
@@ -326,7 +360,11 @@ def check_invariants(t: tm.Tournament, lives_from_duels: bool = True) -> None:
         assert p.place == 1 + better, p
         assert p.rating_change == expected_change(p.id, ratings, placed), p
     alive = [p for p in t.players if p.lives > 0]
-    assert t.finished == (len(alive) <= 1)
+    if t.finished:  # D18: a tournament ends at once when only house bots are left
+        assert len(alive) <= 1 or all(p.house for p in alive)
+    else:
+        people_in = any(not p.house and p.place is None for p in t.players)
+        assert len(alive) >= 2 and (people_in or len(t.rounds) == 1)
     if t.finished:
         firsts = [p for p in t.players if p.place == 1]
         if alive:

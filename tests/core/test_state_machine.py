@@ -9,6 +9,12 @@ places by elimination round (R8, D1, D8), rating changes from the start ratings 
 exactly when places are distinct), one winner or a shared first place when finished, and the
 serialization round trip. It also checks D10: every jump of time is made both in one call and in
 several, and a second copy of the tournament receives only the commands, never a bare advance.
+
+Some seats may be house bots (D18): core plays their moves as deadlines of the tournament, so
+the same checks cover them — bot moves, timeouts and disconnect windows applied in time order,
+the same tournament whether time passes in one call, in many, or with guesses in between — and
+the tournament ends once only house bots are left. The machine never guesses, leaves or polls
+for a house bot (the shell never hears from one).
 """
 
 from __future__ import annotations
@@ -66,10 +72,16 @@ class TournamentMachine(RuleBasedStateMachine):
         seed=st.integers(0, 2**32 - 1),
         real_clock=st.booleans(),
         ratings=st.none() | st.lists(st.integers(800, 1400), min_size=8, max_size=8),
+        house=st.just(frozenset[str]()) | st.frozensets(players, min_size=1),
     )
-    def begin(self, seed: int, real_clock: bool, ratings: list[int] | None) -> None:
+    def begin(
+        self, seed: int, real_clock: bool, ratings: list[int] | None, house: frozenset[str]
+    ) -> None:
         self.t = start(
-            seed=seed, ratings=ratings, timing=Timing() if real_clock else NO_DISCONNECTS
+            seed=seed,
+            ratings=ratings,
+            timing=Timing() if real_clock else NO_DISCONNECTS,
+            house=house,
         )
         self.lazy = self.t
         self.now = 0
@@ -90,7 +102,7 @@ class TournamentMachine(RuleBasedStateMachine):
         assert serialization.to_dict(one) == serialization.to_dict(many)
         assert one_events == many_events
         self.t, self.now = many, target
-        for p in PIDS:
+        for p in self._people():
             if p not in silent:
                 self._command(tm.contact, p, self.now)
 
@@ -108,6 +120,8 @@ class TournamentMachine(RuleBasedStateMachine):
         duels = current.round.duels
         d = duels[duel % len(duels)]
         player = {"to_play": d.to_play, "waiting": d.opponent(d.to_play)}.get(who, anyone)
+        if player not in self._people():
+            return  # nobody guesses for a house bot
         own = current.round.duel_of(player) or d
         secret = own.secret
         row = len(own.turns) + shift
@@ -136,13 +150,15 @@ class TournamentMachine(RuleBasedStateMachine):
     )
     def presence(self, dt: int, player: str, action: str) -> None:
         """A player is heard from (D9), or leaves (R20, D8, D14)."""
-        self._command(tm.contact if action == "contact" else tm.leave, player, self.now + dt)
+        if player in self._people():
+            self._command(tm.contact if action == "contact" else tm.leave, player, self.now + dt)
 
     @rule(results=st.lists(st.sampled_from([0, 1, None]), min_size=4, max_size=4))
     def finish_round(self, results: list[int | None]) -> None:
         """Everyone polls, then the current round's open duels are played to given results, one
-        guess a second in each."""
-        for p in PIDS:
+        guess a second in each (house bots play their own turns meanwhile)."""
+        people = self._people()
+        for p in people:
             self._command(tm.contact, p, self.now)
         t = self.t
         number, now = t.round.number, max(self.now, t.round.starts_at)
@@ -152,10 +168,13 @@ class TournamentMachine(RuleBasedStateMachine):
         }
         while not self.t.finished and self.t.round.number == number:
             for d in self.t.round.duels:
-                if d.ended_at is None and self.t.round.number == number:
+                if d.ended_at is None and self.t.round.number == number and d.to_play in people:
                     win = d.to_play == wanted.get(d.id, d.players[0])
                     word = d.secret if win else wrong_guess(d.secret, len(d.turns))
                     self._command(tm.guess, d.to_play, len(d.turns), word, now)
+            if not self.t.finished and self.t.round.number == number:
+                # time passes for the bots' duels too: a person polls
+                self._command(tm.contact, people[0] if people else PIDS[0], now)
             now += 1000
 
     # ------------------------------------------------------------------------ checks
@@ -174,10 +193,22 @@ class TournamentMachine(RuleBasedStateMachine):
         event(f"rounds: {min(len(t.rounds), 6)}{'+' if len(t.rounds) >= 6 else ''}")
         event("finished" if t.finished else "running")
         event(f"leavers: {sum(p.left_at is not None for p in t.players)}")
+        event(f"house bots: {sum(p.house for p in t.players)}")
+        bot_rows = sum(
+            1
+            for r in t.rounds
+            for d in r.duels
+            for i, x in enumerate(d.turns)
+            if x.word and t.player(d.players[i % 2]).house
+        )
+        event(f"bot guesses: {min(bot_rows, 9)}{'+' if bot_rows >= 9 else ''}")
         guesses = sum(1 for r in t.rounds for d in r.duels for x in d.turns if x.word)
         event(f"guesses: {min(guesses, 9)}")
 
     # ------------------------------------------------------------------------ plumbing
+
+    def _people(self) -> list[str]:
+        return [p.id for p in self.t.players if not p.house]
 
     def _command(self, command: Any, player: str, *args: Any) -> None:
         now = args[-1]
@@ -197,7 +228,10 @@ class TournamentMachine(RuleBasedStateMachine):
         assert a[0] == b[0]
         for e in a[1]:
             if isinstance(e, GuessPlayed):
-                assert e.player == player and e.at == now
+                if self.t.player(e.player).house:  # D18: a bot's move played on the way
+                    assert e.at <= now
+                else:
+                    assert e.player == player and e.at == now
         self.t, self.lazy = a[0], b[0]
 
 

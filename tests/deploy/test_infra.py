@@ -5,35 +5,34 @@ point at real entry points, and the deploy lock satisfies pyproject.toml."""
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import json
+import pkgutil
 import re
 import subprocess
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 from packaging.requirements import Requirement
 
-from api.storage import dynamo, writes
-from api.storage.table import (
-    ACTIVE_INDEX,
-    DUE_INDEX,
-    HISTORY_INDEX,
-    OPEN_INDEX,
-    table_definition,
-    ttl_specification,
-)
+from api.storage import dynamodb
+from api.storage.dynamodb import writes
+from api.storage.dynamodb.schema import table_definition, ttl_specification
+from api.storage.keys import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
 from tests.deploy.conftest import INFRA, ROOT
 
 STAGES = ("dev", "prod")
 
 
 def cfn(name: str) -> dict[str, Any]:
-    template: dict[str, Any] = json.loads(json.dumps(load_cfn_yaml(str(INFRA / name))))
+    from cfnlint.decode.cfn_yaml import load  # a heavy import: only when a template is read
+
+    template: dict[str, Any] = json.loads(json.dumps(load(str(INFRA / name))))
     return template
 
 
@@ -87,13 +86,30 @@ def test_the_cloudformation_table_is_table_definition() -> None:
     assert table["DeletionPolicy"] == "Retain"
 
 
-def _dynamodb_calls() -> set[str]:
-    """The DynamoDB API operations the function can make, read from the repository's code.
+def _adapter_classes() -> list[type]:
+    """The DynamoDB adapter and the parts it is made of: every class of api/storage/dynamodb/."""
+    found = []
+    for module in pkgutil.iter_modules(dynamodb.__path__):
+        loaded = importlib.import_module(f"{dynamodb.__name__}.{module.name}")
+        found += [
+            cls
+            for cls in vars(loaded).values()
+            if inspect.isclass(cls) and cls.__module__ == loaded.__name__
+        ]
+    return found
 
-    Every `self._conn.X(...)`/`.connection.X(...)` call in DynamoRepository's methods and those
-    of the classes it is made of (table
+
+# A call through the table's connection: `self._conn.X(...)`, `self._table.conn.X(...)`, and
+# the same on `.connection`.
+_CONNECTION = re.compile(r"self\.(_table\.)?_?conn(\.connection)?")
+
+
+def _dynamodb_calls() -> set[str]:
+    """The DynamoDB API operations the function can make, read from the adapter's code.
+
+    Every call through the table's connection in the methods of the adapter's classes (table
     management excepted: `db create` and the tests run it, never the function), mapped to its
-    operation; `dispatch(f"{op.kind}Item")` gives the kinds of `Op` (api/storage/writes.py).
+    operation; `dispatch(f"{op.kind}Item")` gives the kinds of `Op` (dynamodb/writes.py).
     """
     to_operation = {
         "get_item": "GetItem",
@@ -108,16 +124,10 @@ def _dynamodb_calls() -> set[str]:
     }
     admin = {"create_table", "delete_table"}
     helpers = {"get_operation_kwargs"}  # builds arguments, calls nothing
-    # The repository and the parts it is made of (index queries, players' records...).
-    parts = [
-        cls
-        for cls in dynamo.DynamoRepository.__mro__
-        if cls.__module__.startswith("api.storage.dynamo")
-    ]
     methods = [
         method
-        for cls in parts
-        for method in ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
+        for cls in _adapter_classes()
+        for method in ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body  # type: ignore[attr-defined]
     ]
     found: set[str] = set()
     unknown: set[str] = set()
@@ -128,7 +138,7 @@ def _dynamodb_calls() -> set[str]:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             owner = ast.unparse(node.func.value)
-            if owner not in ("self._conn", "self._conn.connection"):
+            if not _CONNECTION.fullmatch(owner):
                 continue
             name = node.func.attr
             if name == "dispatch" and isinstance(node.args[0], ast.Constant):
@@ -233,20 +243,34 @@ def test_the_scheduled_function_takes_event_and_context() -> None:
 
 
 def test_importing_the_entry_point_is_cheap() -> None:
-    """No table creation, no connection, no word list at import time."""
+    """No table creation, no connection, no word list at import time; and no capacity meter nor
+    local engine at all (the production data path meters nothing)."""
     probe = (
         "import json, sys\n"
         "import api.lambda_app as m\n"
         "repo = m.app.extensions['service'].ctx.repo\n"
         "import wordlists.store as s\n"
         "print(json.dumps({'client': repo._conn.connection._client is not None,"
-        " 'languages': sorted(s._loaded), 'moto': 'moto' in sys.modules}))\n"
+        " 'languages': sorted(s._loaded), 'moto': 'moto' in sys.modules,"
+        " 'meter': repo.meter is not None,"
+        " 'parts': sorted({m.split('.')[2] for m in sys.modules if m.startswith('api.')"
+        " and m.count('.') > 1 and m.split('.')[1] in ('storage', 'local')}),"
+        " 'metering': sorted(m for m in sys.modules if m.startswith('api.storage.metering.'))"
+        "}))\n"
     )
     env = {"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "WT_TABLE": "t"}
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
-    assert json.loads(done.stdout) == {"client": False, "languages": [], "moto": False}
+    assert json.loads(done.stdout) == {
+        "client": False,
+        "languages": [],
+        "moto": False,
+        "meter": False,
+        "parts": ["dynamodb", "keys", "layout", "metering", "records", "repository"],
+        # DynamoDB's billing arithmetic only: the leaderboards' refresh paces its reads by it.
+        "metering": ["api.storage.metering.billing"],
+    }
 
 
 # ---------------------------------------------------------------------------- the lock

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from api.loadtest.prices import PriceModel
-from api.storage.table import table_definition
+from api.storage.dynamodb.schema import table_definition
 from tests.api import test_openapi_and_logs
 from tests.deploy.conftest import INFRA, ROOT
 from tests.deploy.test_infra import cfn
@@ -168,7 +168,7 @@ def test_the_5xx_filter_matches_the_request_lines(log_lines: io.StringIO) -> Non
     from api.service import Service
     from api.service.context import Context
     from api.storage.memory import InMemoryRepository
-    from tests.api.helpers import BrokenRepo
+    from tests.api.repos import BrokenRepo
 
     broken = BrokenRepo(InMemoryRepository())
     client = create_app(Service(Context(broken, Settings()))).test_client()

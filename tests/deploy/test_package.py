@@ -21,11 +21,9 @@ from typing import Any
 import pytest
 
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository
-from api.storage.moto_server import MotoServer
+from api.local.moto_server import MotoServer
+from api.storage.dynamodb.repository import DynamoRepository
 from tests.deploy.conftest import INFRA, ROOT
-
-pytestmark = pytest.mark.slow
 
 # What the Lambda runtime provides and the package leaves out (zappa's `exclude`).
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "six.py", "urllib3")

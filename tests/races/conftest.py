@@ -18,16 +18,16 @@ from typing import Any
 
 import pytest
 
+from api import bootstrap
 from api.bots.http import Http, Reply
 from api.config import Settings
 from api.http.app import create_app
 from api.loadtest.stack import serve
 from api.service import Service
-from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from core.timing import Timing
+from tests.api.clock import FakeClock
 from tests.api.conftest import _quiet_request_logs  # noqa: F401 - autouse here too
-from tests.api.helpers import FakeClock
 from tests.conftest import MakeTable
 
 T0 = 1_770_000_000_000
@@ -104,7 +104,7 @@ def race_stack(make_table: MakeTable) -> Iterator[RaceStack]:
     # Every request of a burst holds a connection to DynamoDB Local at the same time.
     repo = make_table("dynamodb-local", settings, max_pool_connections=256)
     clock = FakeClock(T0)
-    service = Service(Context(repo, repo.settings, clock=clock, rng=random.Random(11)))
+    service = bootstrap.service(repo.settings, repo, clock=clock, seed=11)
     server = serve(create_app(service))
     try:
         yield RaceStack(server.url, service, repo, clock, random.Random(5))

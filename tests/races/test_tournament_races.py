@@ -28,7 +28,8 @@ from api.service.tournaments import with_contacts
 from core import tournament as tm
 from core.evolve import evolve
 from core.tournament_state import Tournament
-from tests.api.helpers import assert_invariants, fillers
+from tests.api.checks import assert_invariants
+from tests.api.words import fillers
 from tests.races.conftest import TIMING, RaceStack
 from tests.races.helpers import Racer, new_racers, start_tournament
 

@@ -15,9 +15,9 @@ from api.scale.plan import creations_for, layout_for
 from api.scale.population import Population
 from api.scale.queue import QueueResult, run_queue
 from api.scale.sample import Sample, SampleResult
+from api.storage.keys import DUE_INDEX, OPEN_INDEX
 from api.storage.layout import Layout
-from api.storage.table import DUE_INDEX, OPEN_INDEX
-from api.storage.traffic import TABLE
+from api.storage.metering.traffic import TABLE
 from core.timing import Timing
 
 LAYOUT = Layout(due_shards=8, lobby_due_shards=4)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from api import bootstrap
 from api.config import Settings
 from api.service import Service
-from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import PlayerRecord
 from api.storage.repository import Repository, Write
 from core.timing import Timing
@@ -74,7 +73,7 @@ def make_service(
     settings = replace(dynamo.settings, outage_gap_ms=0)
 
     def make(seed: int = 1) -> Service:
-        return Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))  # type: ignore[arg-type]
+        return bootstrap.service(settings, repo, clock=clock, seed=seed)
 
     return make
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.memory import InMemoryRepository
+from api.storage.metering.meter import Meter
 from api.storage.repository import Repository
 from tests.conftest import STORES, MakeTable, store_settings
 
@@ -25,7 +26,8 @@ def dynamo_settings(request: pytest.FixtureRequest, dynamo_store: str) -> Settin
 
 @pytest.fixture
 def dynamo(make_table: MakeTable, dynamo_store: str) -> DynamoRepository:
-    return make_table(dynamo_store)
+    """With a capacity meter: the tests of the billing read it."""
+    return make_table(dynamo_store, meter=Meter())
 
 
 @pytest.fixture(params=["memory", *STORES])

@@ -1,15 +1,26 @@
-"""Records to store: players, lobbies, groups and tournaments (multi-tile ones too)."""
+"""Records to store: players, lobbies, groups and tournaments (multi-tile ones too), history
+lines, statistics and leaderboard snapshots."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Collection
+from dataclasses import replace
 
-from api.storage.records import GroupRecord, LobbyRecord, PlayerRecord, TournamentRecord
+from api.storage.records import (
+    GroupRecord,
+    HistoryRecord,
+    LobbyRecord,
+    PlayerRecord,
+    TournamentRecord,
+)
 from core import tournament as tm
 from core.groups import Group
+from core.leaderboard import ALL, Board, Listed
 from core.lobby import Lobby, LobbySeat
+from core.results import Result
 from core.simulation import NEVER_MS, SIM_WORDS, PlayerModel, play_duel
+from core.stats import Stats, add
 from core.timing import Timing
 from core.words import Word, WordSource
 
@@ -77,3 +88,47 @@ def finished_tournament(tid: str = "t1", seed: int = 1) -> TournamentRecord:
         duels = [play_duel(d, rng, model) for d in t.rounds[-1].duels]
         t, _ = tm.record_duels(t, duels, SIM_WORDS)
     return TournamentRecord(t, due=None)
+
+
+# ---------------------------------------------------------------------------- history
+
+DAY = 86_400_000
+NOW = 1_760_000_000_000
+
+
+def line(
+    pid: str, tid: str, finished_at: int, place: int = 3, language: str = "en"
+) -> HistoryRecord:
+    result = Result(
+        tournament_id=tid,
+        language=language,
+        started_at=finished_at - 900_000,
+        finished_at=finished_at,
+        place=place,
+        rating_before=1000,
+        rating_after=1011,
+        rounds=7,
+        won=3,
+        drawn=1,
+        lost=3,
+        wins_in=(2, 5, 1),
+        left=place == 8,
+    )
+    return HistoryRecord(pid, result)
+
+
+def stats(nickname: str = "Zoë ʻOʻ", bot: bool = False, results: int = 3, at: int = NOW) -> Stats:
+    """Statistics after `results` results, the last one finished at `at`."""
+    s: Stats | None = None
+    for i in range(results):
+        finished = at - (results - 1 - i) * 3_600_000
+        r = replace(line("x", f"t{i}", finished, place=1 + i % 8).result, rating_after=1001 + i)
+        s = add(s, replace(r, rating_before=1000 + i), nickname, bot, finished + 7)
+    assert s is not None
+    return s
+
+
+def board(as_of: int, name: str = ALL, top: int = 3) -> Board:
+    lines = tuple(Listed(f"p{i}", f"Zoë {i}", 1500 - i, as_of - i) for i in range(top))
+    counts = tuple((1500 - i, 1 + i % 3) for i in range(top + 40))
+    return Board(name, as_of, lines, counts, tuple(as_of - k for k in range(top % 3)))

@@ -15,15 +15,15 @@ from botocore.exceptions import (  # type: ignore[import-untyped]
 
 from api.cli import main
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository, create_table
-from api.storage.dynamo_errors import translate
-from api.storage.items import to_item
+from api.storage.dynamodb.errors import translate
+from api.storage.dynamodb.items import to_item
+from api.storage.dynamodb.repository import DynamoRepository, create_table
+from api.storage.dynamodb.schema import table_definition
+from api.storage.dynamodb.writes import new_write_id
 from api.storage.layout import Layout
-from api.storage.meter import item_size
+from api.storage.metering.billing import item_size
 from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import Conflict, Put, Rejected, StorageError, Unavailable
-from api.storage.table import table_definition
-from api.storage.writes import new_write_id
 from core.lobby import Lobby
 from tests.storage.factories import finished_tournament, live_tournament, lobby, player
 

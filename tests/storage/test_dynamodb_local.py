@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from api.config import Settings
-from api.local import local_settings
-from api.storage.dynamodb_local import CHECKOUT, MEMORY, DynamoDBLocal, DynamoDBLocalError
-from api.storage.stores import DEFAULT_DATA_DIR, data_dir
+from api.local.dynamodb_local import CHECKOUT, MEMORY, DynamoDBLocal, DynamoDBLocalError
+from api.local.run import local_settings
+from api.local.stores import DEFAULT_DATA_DIR, data_dir
 
 BOT_KEY = "test-bot-key"
 

@@ -1,5 +1,5 @@
 """A write whose reply is lost is retried by botocore; if it had landed, the retry's failed
-condition is recognised as our own write: a success, applied once (api/storage/writes.py).
+condition is recognised as our own write: a success, applied once (api/storage/dynamodb/writes.py).
 
 The replies are lost for real (tests/faults/lost_replies.py): the store applies the request,
 botocore sees a read timeout and sends it again. On moto and on DynamoDB Local.
@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from api.config import Settings
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import ClockRecord
 from api.storage.repository import Conflict, Delete, Put, Unavailable
 from tests.faults.lost_replies import LostReplies

@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from api.storage.meter import Meter, item_size, read_units, value_size, write_units
+from api.storage.metering.billing import item_size, read_units, value_size, write_units
+from api.storage.metering.meter import Meter
 
 
 @pytest.mark.parametrize(

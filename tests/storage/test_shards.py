@@ -10,8 +10,7 @@ import pytest
 from api.config import Settings
 from api.storage.layout import Layout, parse_fill_shards
 from api.storage.memory import InMemoryRepository
-from api.storage.repository import Put, Repository
-from api.storage.table import due_page_limit
+from api.storage.repository import Put, Repository, due_page_limit
 from tests.conftest import STORES, MakeTable
 from tests.storage.factories import live_tournament, lobby
 

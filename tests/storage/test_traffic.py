@@ -9,14 +9,13 @@ from typing import Any
 import pytest
 
 from api.config import Settings
-from api.storage.dynamo_results import ACTIVE_READ_UNITS_PER_S, pace_wait
+from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S, pace_wait
+from api.storage.keys import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
 from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
-from api.storage.meter import Meter, item_size, write_units
-from api.storage.records import StatsRecord
-from api.storage.repository import Put, Repository
-from api.storage.table import ACTIVE_INDEX, DUE_INDEX, HISTORY_INDEX, OPEN_INDEX
-from api.storage.traffic import (
+from api.storage.metering.billing import item_size, write_units
+from api.storage.metering.meter import Meter
+from api.storage.metering.traffic import (
     PARTITION_READ_UNITS,
     PARTITION_WRITE_UNITS,
     TABLE,
@@ -28,10 +27,11 @@ from api.storage.traffic import (
     read_touch,
     write_touches,
 )
+from api.storage.records import StatsRecord
+from api.storage.repository import Put, Repository
 from core.leaderboard import part_of
 from tests.conftest import STORES, MakeTable
-from tests.storage.factories import live_tournament, lobby, player
-from tests.storage.test_records_contract import line, stats
+from tests.storage.factories import line, live_tournament, lobby, player, stats
 
 KB = 1024
 
@@ -188,7 +188,7 @@ def story(repo: Repository) -> None:
     seated = repo.get_lobby("l1")
     assert seated is not None
     repo.commit([Put(replace(seated, tournament_id="t9", due=None))])  # started: leaves both
-    # Players' records: a history line (`history`, ALL) and statistics (`active`, INCLUDE).
+    # A history line (`history`, ALL) and statistics (`active`, INCLUDE).
     first = line("p1", "t1", 1_760_000_000_000)
     repo.commit([Put(first, new=True), Put(StatsRecord("p1", stats(results=1)), new=True)])
     [before] = repo.get_stats(["p1"])

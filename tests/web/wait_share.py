@@ -20,9 +20,10 @@ import sys
 import time
 from typing import Any
 
+from api.bots.brain import DuelBrain
 from api.bots.client import lexicon
-from api.bots.strategy import MEDIUM, DuelBrain, think_seconds
 from api.service.tournaments import with_contacts
+from core.bots import MEDIUM, think_seconds
 from core.timing import Timing
 from tests.web.conftest import CHROMIUM, CHROMIUM_FLAGS, Live, serving
 from tests.web.pages import new_page

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-BENCHES = ("core", "wordlists", "api", "polls", "scheduler", "coldstart", "scale")
+BENCHES = ("core", "solver", "wordlists", "api", "polls", "scheduler", "coldstart", "scale")
 
 
 def register(commands: Any) -> None:

@@ -1,6 +1,6 @@
 """`wordle-tournament bench api`: DynamoDB units per request, response sizes, what the queue
-costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' records (history,
-statistics, summary, leaderboards: api/cli/bench/records.py), and the poll handler's speed.
+costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' history (a page,
+statistics, summary, leaderboards: api/cli/bench/history.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -25,19 +25,26 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
-from api.cli.bench import queue, records
+from api import bootstrap
+from api.cli.bench import history, queue
 from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
-from api.service import Service
-from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
-from api.storage.items import to_item
+from api.local.stores import add_store_option, bench_store
+from api.service.context import words_for
+from api.storage import keys
+from api.storage.dynamodb.items import to_item
+from api.storage.dynamodb.observer import NO_OBSERVER, Observer
+from api.storage.dynamodb.repository import DynamoRepository
+from api.storage.layout import Layout
 from api.storage.memory import InMemoryRepository
-from api.storage.meter import item_size
+from api.storage.metering.billing import item_size
+from api.storage.metering.dynamodb import DynamoMeter
+from api.storage.metering.meter import Meter
+from api.storage.records import PlayerRecord, TournamentRecord
 from api.storage.repository import Repository
-from api.storage.stores import add_store_option, bench_store
+from core import tournament as tm
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
@@ -204,7 +211,7 @@ def _poll_speed(polls: int, rate_limits: bool = False) -> tuple[float, float, fl
     clock = Clock()
     repo = InMemoryRepository()
     settings = Settings(timing=Timing(), rate_limits=rate_limits)
-    app = create_app(Service(Context(repo, settings, clock=clock, rng=random.Random(3))))
+    app = create_app(bootstrap.service(settings, repo, clock=clock, seed=3))
     client = app.test_client()
     players = _players(client, 8)
     tid = ""
@@ -237,6 +244,34 @@ def _poll_speed(polls: int, rate_limits: bool = False) -> tuple[float, float, fl
     )
     bare_us = timed(lambda: bare_client.get("/state").status_code)
     return poll_us, not_modified_us, bare_us
+
+
+def _observer_cost(samples: int) -> tuple[float, float]:
+    """Mean µs the DynamoDB adapter spends on its observer over a poll's three storage calls
+    (the caller's player, the tournament, its contact stamp): with the capacity meter (what the
+    benchmarks attach) and without one (production), on the items of a live tournament."""
+    record = _live_tournament()
+    player = record.tournament.players[0].id
+    tournament = (keys.record_key(record), to_item(record, record.version).serialize())
+    stored = PlayerRecord(player, "h" * 64, "Nick", 1000, T0, tournament_id=record.id)
+    caller = (keys.record_key(stored), to_item(stored, 1).serialize())
+
+    def mean_us(observer: Observer) -> float:
+        started = time.perf_counter_ns()
+        for _ in range(samples):
+            observer.read("get_player", *caller, consistent=True)
+            observer.read("get_tournament", *tournament, consistent=True)
+            observer.touched("touch", tournament[0], applied=True)
+        return (time.perf_counter_ns() - started) / samples / 1000
+
+    return mean_us(DynamoMeter(Meter(), Layout())), mean_us(NO_OBSERVER)
+
+
+def _live_tournament() -> TournamentRecord:
+    """A tournament of eight in its first round, as the poll handler reads it."""
+    seats = [tm.Seat(f"p_{i:016x}", f"Player {i}", 1000) for i in range(8)]
+    t, _ = tm.start("t_0123456789abcdef", "en", seats, T0, random.Random(1), words_for("en"))
+    return TournamentRecord(t, due=t.next_deadline())
 
 
 _READS = {"GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems"}
@@ -292,14 +327,15 @@ def play_metered(
         timing=Timing(),
         rate_limits=rate_limits,
     )
-    repo = DynamoRepository(settings)
+    meter = Meter()
+    repo = bootstrap.repository(settings, meter=meter)
     repo.create_table()
     clock = Clock()
-    service = Service(Context(repo, settings, clock=clock, rng=random.Random(seed)))
+    service = bootstrap.service(settings, repo, clock=clock, seed=seed)
     client = create_app(service).test_client()
-    repo.meter.reset()
+    meter.reset()
     reported = ReportedCapacity(repo.client)
-    usage, tid, sizes = _play(client, repo, clock, random.Random(seed), repo.meter)
+    usage, tid, sizes = _play(client, repo, clock, random.Random(seed), meter)
     reported.stop()
     return usage, repo, tid, sizes, reported
 
@@ -307,6 +343,7 @@ def play_metered(
 def _run(args: argparse.Namespace, store: Settings) -> int:
     usage, repo, tid, sizes, reported = play_metered(store, args.seed, rate_limits=False)
     settings = repo.settings
+    assert repo.meter is not None
     metered = repo.meter.total()  # every call, the benchmark's own reads of the state too
     record = repo.get_tournament(tid)
     assert record is not None
@@ -334,13 +371,14 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
     _print_sizes(sizes)
-    records.run(repo, tid)
+    history.run(repo, tid)
     repo.delete_table()
-    queue_repo = DynamoRepository(replace(settings, table_name=f"{settings.table_name}-queue"))
+    queue_settings = replace(settings, table_name=f"{settings.table_name}-queue")
+    queue_repo = bootstrap.repository(queue_settings, meter=Meter())
     queue_repo.create_table()
     # moto copies the whole table in every transaction: 3,000 lobbies would time out there.
-    sizes = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]
-    queue.report(queue.measure(queue_repo, settings, sizes))
+    open_counts = queue.SIZES if settings.store != "moto" else queue.SIZES[:2]
+    queue.report(queue.measure(queue_repo, settings, open_counts))
     queue_repo.delete_table()
     print_limit_costs(store, args.seed, play_metered)
     for limited in (False, True):
@@ -350,4 +388,9 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
             f"{not_modified_us:.0f} µs (304) vs a bare Flask JSON route {bare_us:.0f} µs "
             f"(ratio {poll_us / bare_us:.2f} and {not_modified_us / bare_us:.2f}, goal <= 2)"
         )
+    metered_us, production_us = _observer_cost(args.polls)
+    print(
+        f"the capacity meter on the DynamoDB adapter, a poll's three storage calls: "
+        f"{metered_us:.1f} µs metered (benchmarks), {production_us:.1f} µs in production (none)"
+    )
     return 0

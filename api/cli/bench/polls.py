@@ -26,17 +26,17 @@ from pathlib import Path
 from typing import Any
 
 import wordlists
+from api import bootstrap
+from api.bots.brain import DuelBrain
 from api.bots.client import GUESSES, STATE, board_rows, lexicon, to_play
-from api.bots.strategy import MEDIUM, DuelBrain, Skill, think_seconds
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
 from api.loadtest.harness import SKILL_MIX
 from api.loadtest.prices import Bill, PriceModel
 from api.loadtest.situations import situation
-from api.service import Service
-from api.service.context import Context
 from api.storage.memory import InMemoryRepository
+from core.bots import MEDIUM, Skill, think_seconds
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
@@ -147,8 +147,8 @@ def play(
     settings = Settings(timing=timing, rate_limits=False)
     rng = random.Random(seed)
     repo = _Counted(tally)
-    ctx = Context(repo, settings, clock=lambda: clock[0], rng=random.Random(seed))
-    client = create_app(Service(ctx)).test_client()
+    service = bootstrap.service(settings, repo, clock=lambda: clock[0], seed=seed)
+    client = create_app(service).test_client()
     bots = []
     for skill in skills:
         made = client.post("/v1/players").get_json()

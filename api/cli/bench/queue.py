@@ -10,17 +10,15 @@ whole (as matchmaking did before) would cost.
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from api import bootstrap
 from api.config import Settings
 from api.http.app import create_app
-from api.service import Service
-from api.service.context import Context
-from api.storage.dynamo import DynamoRepository
+from api.storage.dynamodb.repository import DynamoRepository
 from api.storage.records import LobbyRecord
 from api.storage.repository import Put
 from core.lobby import Lobby, LobbySeat
@@ -75,7 +73,7 @@ def measure(
     repo: DynamoRepository, settings: Settings, sizes: tuple[int, ...] = SIZES, samples: int = 25
 ) -> list[Row]:
     """The rows for `sizes`, on `repo`'s (empty) table."""
-    service = Service(Context(repo, settings, clock=lambda: T0, rng=random.Random(1)))
+    service = bootstrap.service(settings, repo, clock=lambda: T0, seed=1)
     client = create_app(service).test_client()
 
     def new_player() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """`wordle-tournament bench scheduler`: what one sweep costs with many live tournaments.
 
 Against DynamoDB Local (or `--store moto`), metered by DynamoDB's billing rules
-(api/storage/meter.py).
+(api/storage/metering/meter.py).
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
+from api import bootstrap
 from api.config import Settings
+from api.local.stores import add_store_option, bench_store
 from api.progress import Progress
-from api.service import Service, SweepReport
-from api.service.context import Context, words_for
-from api.storage.dynamo import DynamoRepository
-from api.storage.meter import Usage
+from api.service.context import words_for
+from api.service.sweep import SweepReport
+from api.storage.dynamodb.repository import DynamoRepository
+from api.storage.metering.meter import Meter, Usage
 from api.storage.records import TournamentRecord
 from api.storage.repository import Put
-from api.storage.stores import add_store_option, bench_store
 from core import tournament as tm
 from core.timing import Timing
 
@@ -62,16 +63,17 @@ def _sweep(store: Settings, live: int, due_share: float) -> Row:
     settings = replace(
         store, table_name=f"bench-{uuid.uuid4().hex[:8]}", timing=TIMING, rate_limits=False
     )
-    repo = DynamoRepository(settings)
+    meter = Meter()
+    repo = bootstrap.repository(settings, meter=meter)
     repo.create_table()
     due = _seed(repo, live, due_share)
     # Last contact is fresh for everyone: only the timed-out turns are due.
-    service = Service(Context(repo, settings, clock=lambda: NOW + 1))
-    repo.meter.reset()
+    service = bootstrap.service(settings, repo, clock=lambda: NOW + 1)
+    meter.reset()
     started = time.perf_counter()
     report = service.sweep()
     elapsed = time.perf_counter() - started
-    row = (live, due, report, repo.meter.total(), repo.meter.by_operation(), elapsed)
+    row = (live, due, report, meter.total(), meter.by_operation(), elapsed)
     repo.delete_table()
     return row
 

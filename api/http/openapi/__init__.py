@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from api.http.openapi.history_paths import history_paths
+from api.http.openapi.history_schemas import HISTORY_SCHEMAS
 from api.http.openapi.operations import name_operations
 from api.http.openapi.parts import (
     JSON,
@@ -14,8 +16,6 @@ from api.http.openapi.parts import (
     path_param,
     ref,
 )
-from api.http.openapi.record_paths import record_paths
-from api.http.openapi.record_schemas import RECORD_SCHEMAS
 from api.http.openapi.schemas import SCHEMAS
 from api.http.openapi.state_schemas import STATE_SCHEMAS
 from api.service.context import id_pattern
@@ -359,7 +359,7 @@ def openapi_document() -> JSON:
                 params=(_TID, path_param("duel_id", "Duel id, e.g. r3d2", DUEL_PATTERN)),
             )
         },
-        **record_paths(),
+        **history_paths(),
     }
     name_operations(paths)
     return {
@@ -375,7 +375,7 @@ def openapi_document() -> JSON:
         "security": [{"bearer": []}],
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**SCHEMAS, **STATE_SCHEMAS, **RECORD_SCHEMAS},
+            "schemas": {**SCHEMAS, **STATE_SCHEMAS, **HISTORY_SCHEMAS},
         },
         "paths": paths,
     }

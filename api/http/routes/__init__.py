@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, Map
 
-from api.http.routes import groups, matchmaking, meta, players, records, tournaments
+from api.http.routes import groups, history, matchmaking, meta, players, tournaments
 from api.service import Service
 from api.service.context import id_pattern
 from api.service.tournaments import DUEL_ID
@@ -32,5 +32,5 @@ class DuelConverter(BaseConverter):
 def install(app: Flask, service: Service) -> None:
     app.url_map.converters["id"] = IdConverter
     app.url_map.converters["duel"] = DuelConverter
-    for area in (meta, players, matchmaking, groups, tournaments, records):
+    for area in (meta, players, matchmaking, groups, tournaments, history):
         area.install(app, service)

@@ -25,17 +25,27 @@ def _watching() -> str | None:
     return duel
 
 
+class Position:
+    """The caller's position after this request (the `Where` header) and the state's ETag for
+    it: computed once per response."""
+
+    def __init__(self, snapshot: Snapshot, player: PlayerRecord) -> None:
+        self.place = where.where(player, snapshot.tournament)
+        self.text = where.header(self.place)
+        self.etag = snapshot.etag(self.text)
+
+
 def state_response(
     snapshot: Snapshot,
     player: PlayerRecord,
     view: dict[str, Any] | None,
     watching: str | None = None,
+    position: Position | None = None,
 ) -> Response:
     """The state with its ETag, poll advice and the caller's position; without a `view`, a 304
     (the request's If-None-Match named this very state)."""
-    place = where.where(player, snapshot.tournament)
-    place_text = where.header(place)
-    viewer = polling.Viewer(player.id, place["group_id"], watching)
+    at = position or Position(snapshot, player)
+    viewer = polling.Viewer(player.id, at.place["group_id"], watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
     text = "" if view is None else _JSON.encode(view)
     return Response(
@@ -43,10 +53,10 @@ def state_response(
         status=304 if view is None else 200,
         mimetype="application/json",
         headers={
-            "ETag": snapshot.etag(place_text),
+            "ETag": at.etag,
             "Poll-Interval": polling.header(advice),
             "Cache-Control": "no-cache",
-            "Where": place_text,
+            "Where": at.text,
         },
     )
 
@@ -57,12 +67,11 @@ def install(app: Flask, service: Service) -> None:
         watching = _watching()
         player = caller(service, contact=False)
         snapshot = service.tournaments.state(player, tournament_id)
-        place = where.header(where.where(player, snapshot.tournament))
-        if _not_modified(snapshot.etag(place)):
-            return state_response(snapshot, player, None, watching)  # no view to build
-        return state_response(
-            snapshot, player, service.tournaments.view(snapshot, player), watching
-        )
+        position = Position(snapshot, player)
+        if _not_modified(position.etag):
+            return state_response(snapshot, player, None, watching, position)  # no view to build
+        view = service.tournaments.view(snapshot, player)
+        return state_response(snapshot, player, view, watching, position)
 
     @app.post("/v1/tournaments/<id(t):tournament_id>/guesses")
     def guess(tournament_id: str) -> Response:

@@ -1,0 +1,1 @@
+"""The repository on one DynamoDB table, through PynamoDB (the production store)."""

@@ -1,0 +1,157 @@
+"""Every key of the one table, spelled once: the items' partition keys, the indexes, the names of
+their partitions and their sort keys. Pure: the DynamoDB adapter, the in-memory fake (which
+keeps its indexes by the same keys) and the meter share them.
+
+Items (partition key `pk`):
+
+| item | key |
+| --- | --- |
+| player | `P#<id>` |
+| lobby | `L#<id>` |
+| tournament | `T#<id>` |
+| group | `G#<id>` |
+| history line | `H#<player>#<tournament>` |
+| statistics | `C#<player>` |
+| rate-limit counter | `R#<subject>` |
+| storage's heartbeat | `S#clock` |
+| leaderboard snapshot | `B#<board>#<copy>` |
+| a part's boards, the refresh claim | `B#part#<n>`, `B#refresh` |
+
+Index partitions (how many shards each has is the deployment's `Layout`, api/storage/layout.py):
+`due` holds live tournaments in `D#<shard>` and open lobbies in `DL#<shard>`; `fill` open lobbies
+in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`; `history` a player's lines
+under their id; `active` players' statistics in `A#<part>`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from api.storage.records import (
+    GroupRecord,
+    HistoryRecord,
+    LobbyRecord,
+    PlayerRecord,
+    Record,
+    StatsRecord,
+    TournamentRecord,
+)
+from core.leaderboard import PARTS, part_of
+
+# ---------------------------------------------------------------------------- items
+
+PLAYER = "P#"
+LOBBY = "L#"
+TOURNAMENT = "T#"
+GROUP = "G#"
+HISTORY = "H#"
+STATS = "C#"
+COUNTER = "R#"
+BOARD = "B#"
+PART = "B#part#"
+REFRESH = "B#refresh"
+CLOCK = "S#clock"
+PING = "X#ping"  # a key that never exists: what a health check reads
+
+PREFIX: dict[type, str] = {
+    PlayerRecord: PLAYER,
+    LobbyRecord: LOBBY,
+    TournamentRecord: TOURNAMENT,
+    GroupRecord: GROUP,
+    HistoryRecord: HISTORY,
+    StatsRecord: STATS,
+}
+
+
+def key_of(kind: type, record_id: str) -> str:
+    """The item key of the record of type `kind` whose `id` is `record_id`."""
+    return PREFIX[kind] + record_id
+
+
+def record_key(record: Record) -> str:
+    return PREFIX[type(record)] + record.id
+
+
+def without(prefix: str, key: str) -> str:
+    """The id in an item key: `without(PLAYER, "P#p1")` is "p1"."""
+    return key[len(prefix) :]
+
+
+def has_contacts(key: str) -> bool:
+    """Tournaments and lobbies: the items that keep contact stamps and sit in the sweep's index."""
+    return key.startswith((TOURNAMENT, LOBBY))
+
+
+def counter_key(subject: str) -> str:
+    return COUNTER + subject
+
+
+def board_key(name: str, copy: int) -> str:
+    return f"{BOARD}{name}#{copy}"
+
+
+def board_name(key: str) -> str:
+    return without(BOARD, key).rsplit("#", 1)[0]
+
+
+def part_key(part: int) -> str:
+    return f"{PART}{part}"
+
+
+# ---------------------------------------------------------------------------- indexes
+
+DUE_INDEX = "due"
+OPEN_INDEX = "fill"
+HISTORY_INDEX = "history"
+ACTIVE_INDEX = "active"
+ACTIVE_SHARDS = PARTS  # the leaderboards read the active players part by part
+
+DUE = "D#"
+LOBBY_DUE = "DL#"
+FILL = "O#"
+ACTIVE = "A#"
+RATING_BAND = 200
+
+
+def due_key(shard: int) -> str:
+    """A partition of `due` that holds live tournaments."""
+    return f"{DUE}{shard}"
+
+
+def lobby_due_key(shard: int) -> str:
+    """A partition of `due` that holds open lobbies."""
+    return f"{LOBBY_DUE}{shard}"
+
+
+def fill_key(language: str, band: int, shard: int = 0) -> str:
+    """A partition of `fill`: the open lobbies of one language and rating band (and shard)."""
+    base = f"{FILL}{language}#{band}"
+    return base if shard == 0 else f"{base}#{shard}"
+
+
+def active_key(part: int) -> str:
+    """The `active` index's partition of one part of the players."""
+    return f"{ACTIVE}{part}"
+
+
+def active_shard(player_id: str) -> str:
+    return active_key(part_of(player_id))
+
+
+def history_sort_key(finished_at: int, tournament_id: str) -> str:
+    """Newest last in string order: the time in 13 digits (ms, good until 2286), then the id."""
+    return f"{finished_at:013d}#{tournament_id}"
+
+
+def open_sort_key(free_seats: int, created_at: int) -> str:
+    """The fill index's sort key: fewest free seats first, then the oldest."""
+    return f"{free_seats}#{created_at:015d}"
+
+
+def rating_band(rating: float) -> int:
+    return math.floor(rating / RATING_BAND)
+
+
+def rating_bands(rating: float, window: int) -> range:
+    """The bands that hold every lobby rated within `window` of `rating`."""
+    return range(rating_band(rating - window), rating_band(rating + window) + 1)

@@ -1,0 +1,47 @@
+"""Not one stored byte changed, and what was stored reads as it did: the story of
+tests/storage/stored_items.py against the items and records captured from the code before the
+storage was split by its parts (tests/storage/golden/items.json)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from api.storage.memory import InMemoryRepository
+from tests.conftest import STORES, MakeTable
+from tests.storage.stored_items import GOLDEN, capture, plain, reads, story, unwire
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(GOLDEN.read_text())
+    return data
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_the_story_stores_the_very_items_it_stored_before(
+    store: str, make_table: MakeTable, golden: dict[str, Any]
+) -> None:
+    found = capture(make_table(store))
+    for item, before in zip(found["items"], golden["items"], strict=False):
+        assert item == before, item["pk"]
+    assert [i["pk"] for i in found["items"]] == [i["pk"] for i in golden["items"]]
+    assert found["reads"] == golden["reads"]
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_items_stored_before_read_as_they_did(
+    store: str, make_table: MakeTable, golden: dict[str, Any]
+) -> None:
+    repo = make_table(store)
+    for item in golden["items"]:
+        attrs = {name: unwire(value) for name, value in item.items()}
+        repo.client.put_item(TableName=repo.table_name, Item=attrs)
+    expected = {k: v for k, v in golden["reads"].items() if k != "counts"}
+    assert plain(reads(repo)) == expected
+
+
+def test_the_fake_reads_back_what_the_table_does(golden: dict[str, Any]) -> None:
+    assert plain(story(InMemoryRepository())) == golden["reads"]
