@@ -9,7 +9,9 @@ import pytest
 
 
 def fits(page: Any, where: str, width: int = 360) -> None:
-    """No sideways scrolling; when there is, the elements that stick out are named."""
+    """No sideways scrolling; when there is, the elements that stick out are named. The width
+    is the page's own (less a classic scrollbar when one shows), at most `width`."""
+    width = min(width, int(page.evaluate("document.documentElement.clientWidth")) or width)
     scroll = page.evaluate("document.scrollingElement.scrollWidth")
     if scroll > width:
         wide = page.evaluate(

@@ -221,7 +221,7 @@ def test_r7_the_results_and_the_story_read_well_at_360_px_in_every_language(
         # Places are longest in Uzbek, written with their noun ("8-oʻrin"), the hyphen one that
         # never breaks (U+2011).
         assert re.match(r"Siz \d\u2011oʻrindasiz", page.locator("#your-result").inner_text())
-    width = PHONE["width"] - 15
+    width = PHONE["width"]
     readable_shot(page, f"the results in {code}", artifacts / f"lang-{code}-results.png", width)
     no_lone_character(page, "#share-preview .share-url", f"the share's address in {code}")
     page.click("#open-story")
