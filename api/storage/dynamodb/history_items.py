@@ -3,7 +3,7 @@
 - `H#<player>#<tournament>`: a history line (core.results.Result), written once (a new item),
   in the transaction that fixes the place. Indexed by `history` (player, finish time).
 - `C#<player>`: statistics (core.stats.Stats), versioned like every record, with the player's
-  fair-play record (D19, core.fairplay.record.to_item as compact JSON in `fp`, a few hundred
+  fair-play record (D19, core.fairplay.record.to_item as compressed JSON in `fp`, 150 to 300
   bytes; absent until their first place fixed since, and for bots). While the player is no bot,
   has finished a tournament and is not held by fair play (core.leaderboard.indexed), indexed by
   `active` (shard, last finish), which projects the nickname, rating and languages the
@@ -92,7 +92,8 @@ class StatsItem(Item):
     # The active index's partition: players only (no bots), once they finished a tournament,
     # unless fair play holds them (D19).
     active_key = UnicodeAttribute(null=True, attr_name="ak")
-    fairplay = UnicodeAttribute(null=True, attr_name="fp")  # D19: the record, compact JSON
+    # D19: the record, zlib(JSON): compressed, a busy player's item stays nearer one write unit
+    fairplay = BinaryAttribute(null=True, legacy_encoding=False, attr_name="fp")
     # D19: in the history index under keys.REVIEW while the fair-play status is not ok.
     review_key = UnicodeAttribute(null=True, attr_name="hp")
     review_position = UnicodeAttribute(null=True, attr_name="hf")
@@ -156,10 +157,11 @@ def history_record(i: HistoryItem) -> HistoryRecord:
     return HistoryRecord(i.player_id, result, version=int(i.version))
 
 
-def _fairplay_text(record: FairPlay | None) -> str | None:
+def _fairplay_bytes(record: FairPlay | None) -> bytes | None:
     if record is None:
         return None
-    return json.dumps(fairplay_item(record), separators=(",", ":"), sort_keys=True)
+    text = json.dumps(fairplay_item(record), separators=(",", ":"), sort_keys=True)
+    return zlib.compress(text.encode(), 9)
 
 
 def stats_item(r: StatsRecord, version: int, write_id: str | None) -> StatsItem:
@@ -195,7 +197,7 @@ def stats_item(r: StatsRecord, version: int, write_id: str | None) -> StatsItem:
         before_recorded_at=None if before is None else before.recorded_at,
         before_language_played=None if before is None else before.language_played,
         active_key=keys.active_shard(r.player_id) if indexed(s, fp) else None,
-        fairplay=_fairplay_text(fp),
+        fairplay=_fairplay_bytes(fp),
         review_key=None if review is None else keys.REVIEW,
         review_position=review,
     )
@@ -236,7 +238,7 @@ def stats_record(i: StatsItem) -> StatsRecord:
         latest_language=i.latest_language,
         before=before,
     )
-    fairplay = None if i.fairplay is None else from_item(json.loads(i.fairplay))
+    fairplay = None if i.fairplay is None else from_item(json.loads(zlib.decompress(i.fairplay)))
     player_id = keys.without(keys.STATS, i.key)
     return StatsRecord(player_id, stats, version=int(i.version), fairplay=fairplay)
 
