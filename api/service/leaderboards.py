@@ -15,6 +15,10 @@ How exact: the top 100 and the other players' ratings are as of when their parts
 never counted above themselves (what their part held of them follows from when it was read).
 Off by at most one place when the caller had two results recorded since their part was read, or
 one while it was being read.
+
+D19: a player fair play holds (flagged or confirmed) is on no board: their statistics leave the
+`active` index in the transaction that flags them, so the next read of their part drops them
+from the snapshots (the next refresh, about a minute), and their own rank is none at once.
 """
 
 from __future__ import annotations
@@ -70,11 +74,12 @@ class Leaderboards:
         if caller is not None:
             found = guarded(lambda: self.ctx.repo.get_stats([caller.id]))
             stats = found[0].stats if found else None
+            fairplay = found[0].fairplay if found else None
             view["you"] = {
                 "player_id": caller.id,
                 "nickname": caller.nickname,
                 "rating": caller.rating,
-                "rank": lb.rank(snapshot, caller.id, stats, self.ctx.now()),
+                "rank": lb.rank(snapshot, caller.id, stats, self.ctx.now(), fairplay),
             }
         return view, board_etag(name, snapshot)
 
