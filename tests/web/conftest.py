@@ -64,14 +64,19 @@ BOT_KEY = "web-e2e-bot-key"
 
 @contextmanager
 def serving(
-    timing: Timing, bots: bool, bot_fill_ms: int = 300, think_scale: float = 0.25
+    timing: Timing,
+    bots: bool,
+    bot_fill_ms: int = 300,
+    think_scale: float = 0.25,
+    rate_limits: bool = False,
 ) -> Iterator[Live]:
     """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
     bots' pool, which fills a lobby with a person in it after `bot_fill_ms`; they think
-    `think_scale` of their usual time."""
+    `think_scale` of their usual time. `rate_limits`: the budgets as deployed (every browser
+    of a test shares 127.0.0.1, one address)."""
     settings = Settings(
         timing=timing,
-        rate_limits=False,
+        rate_limits=rate_limits,
         bots=bots,
         bot_fill_ms=bot_fill_ms,
         bot_key=BOT_KEY,

@@ -1,6 +1,7 @@
 """Contrast as WCAG 2 computes it, from the colours chromium renders: every letter on a tile at
 4.5:1 or more against its tile, every other text at AA (4.5:1, or 3:1 when large: 24 px, or
-18.66 px and bold). A library for tests/web/test_contrast.py.
+18.66 px and bold), in every palette (`check`). A library for tests/web/test_contrast.py and
+the screens that check their own (tests/web/test_coach.py).
 
 The background behind a text is found by walking up from it: each ancestor's background colour
 (composited when translucent) and the colours of its gradients (every one is tried, the worst
@@ -153,3 +154,36 @@ SAMPLES = """() => {
   }
   (document.getElementById('main') || document.body).prepend(box);
 }"""
+
+
+PALETTES = [("dark", False), ("light", False), ("dark", True), ("light", True)]
+
+
+def palette(page: Any, theme: str, colour_blind: bool) -> str:
+    page.emulate_media(color_scheme=theme)
+    page.wait_for_function(f"() => document.documentElement.dataset.theme === {theme!r}")
+    page.evaluate(
+        "(on) => { localStorage.setItem('wt.palette', on ? 'cb' : 'standard');"
+        " document.documentElement.classList.toggle('cb', on); }",
+        colour_blind,
+    )
+    return f"{theme}{' colour-blind' if colour_blind else ''}"
+
+
+def check(page: Any, where: str, lowest: dict[str, float], samples: bool = False) -> None:
+    """Every palette, on the screen as it is: nothing under its ratio."""
+    for theme, cb in PALETTES:
+        name = palette(page, theme, cb)
+        if samples:
+            page.evaluate(SAMPLES)
+        measured = measure(page)
+        assert measured, where
+        tiles = [m for m in measured if m["tile"]]
+        for m in tiles:
+            kind = f"{name}, {'keys' if m['tile'].startswith('button') else 'tiles'}"
+            lowest[kind] = min(lowest.get(kind, 99.0), m["ratio"])
+            assert m["needs"] == TILE_TEXT
+        bad = failures(measured)
+        assert not bad, f"{where}, {name}: {bad}"
+    page.evaluate("document.getElementById('contrast-samples')?.remove()")
+    palette(page, "dark", False)

@@ -13,44 +13,13 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Live
-from tests.web.contrast import SAMPLES, TILE_TEXT, failures, measure
+from tests.web.contrast import TILE_TEXT, check, palette
 from tests.web.pages import join_in_browser, new_page
 from tests.web.puppets import Puppet, Table
 
 pytestmark = pytest.mark.slow
 
 DESKTOP = {"width": 1000, "height": 900}
-PALETTES = [("dark", False), ("light", False), ("dark", True), ("light", True)]
-
-
-def palette(page: Any, theme: str, colour_blind: bool) -> str:
-    page.emulate_media(color_scheme=theme)
-    page.wait_for_function(f"() => document.documentElement.dataset.theme === {theme!r}")
-    page.evaluate(
-        "(on) => { localStorage.setItem('wt.palette', on ? 'cb' : 'standard');"
-        " document.documentElement.classList.toggle('cb', on); }",
-        colour_blind,
-    )
-    return f"{theme}{' colour-blind' if colour_blind else ''}"
-
-
-def check(page: Any, where: str, lowest: dict[str, float], samples: bool = False) -> None:
-    """Every palette, on the screen as it is: nothing under its ratio."""
-    for theme, cb in PALETTES:
-        name = palette(page, theme, cb)
-        if samples:
-            page.evaluate(SAMPLES)
-        measured = measure(page)
-        assert measured, where
-        tiles = [m for m in measured if m["tile"]]
-        for m in tiles:
-            kind = f"{name}, {'keys' if m['tile'].startswith('button') else 'tiles'}"
-            lowest[kind] = min(lowest.get(kind, 99.0), m["ratio"])
-            assert m["needs"] == TILE_TEXT
-        bad = failures(measured)
-        assert not bad, f"{where}, {name}: {bad}"
-    page.evaluate("document.getElementById('contrast-samples')?.remove()")
-    palette(page, "dark", False)
 
 
 def test_every_tile_letter_and_every_text_has_the_contrast_wcag_aa_asks(

@@ -1,5 +1,6 @@
-// A tournament's result to share: the place, the rating change, one line of coloured squares
-// per duel of the player's (their own rows, no letters) and the public results' address —
+// A tournament's result to share: the place, the rating change, the skill of the player's words
+// (D19, when the coach's analyses are there), one line of coloured squares per duel of the
+// player's (their own rows, no letters) and the public results' address —
 // through the Web Share API where the browser has it, else the clipboard. Screen readers get the
 // same in plain words, never the squares.
 
@@ -38,17 +39,25 @@ export function yourDuels(rounds, you) {
   return duels;
 }
 
-// The headline: the tournament's language, the place and the rating change.
+// The headline: the tournament's language, the place and the rating change, and the skill of
+// the player's words (the mean over every word they played) when it is known.
 function headline(result) {
   const medal = MEDALS[result.place] ? `${MEDALS[result.place]} ` : "";
   const move = `${formatNumber(result.rating)} → ${formatNumber(result.rating + result.change)} (${formatSigned(result.change)})`;
-  return [
+  const lines = [
     `${t("app.title")} · ${t(`lang.${result.language}`)}`,
     `${medal}${t("share.place", { place: place(result.place), total: result.players })} · ${move}`,
   ];
+  if (hasSkill(result)) lines.push(t("coach.skill.score", { score: result.skill }));
+  return lines;
 }
 
-// `result`: {id, language, place, players (how many), rating (at the start), change, duels}.
+function hasSkill(result) {
+  return result.skill !== null && result.skill !== undefined;
+}
+
+// `result`: {id, language, place, players (how many), rating (at the start), change, duels,
+// skill (0–100, or null)}.
 export function shareText(result) {
   const marks = squares();
   const lines = headline(result);
@@ -63,7 +72,7 @@ export function shareText(result) {
 // The text as it will be sent, drawn with the page's own squares (a device may lack an emoji
 // font; the palette and the theme apply as everywhere else).
 function preview(result) {
-  const [title, standing] = headline(result);
+  const heads = headline(result).map((line) => h("span", { class: "share-line" }, line));
   const duelLines = result.duels.map((duel) =>
     h(
       "span",
@@ -79,8 +88,7 @@ function preview(result) {
   return h(
     "div",
     { class: "share-preview", id: "share-preview", "aria-hidden": "true" },
-    h("span", { class: "share-line" }, title),
-    h("span", { class: "share-line" }, standing),
+    heads,
     duelLines,
     h("span", { class: "share-line share-url" }, h("span", {}, breakable(summaryUrl(result.id)))),
   );
@@ -102,6 +110,7 @@ export function plainText(result) {
       after: result.rating + result.change,
     }),
   ];
+  if (hasSkill(result)) sentences.push(t("share.sr.skill", { score: result.skill }));
   for (const duel of result.duels) {
     const vars = { round: duel.round, n: duel.rows.length };
     if (duel.forfeit) sentences.push(t(duel.outcome === "won" ? "share.sr.forfeit.win" : "share.sr.forfeit.lose", vars));

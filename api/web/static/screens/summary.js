@@ -1,7 +1,7 @@
 // A finished tournament's public results (GET /v1/tournaments/{id}/summary, no token needed):
 // the address a share links to (#/r/<id>), for anyone, player or not. Places, nicknames, rating
-// changes, and every round with its duels, boards and secrets (D4: all ended). A player of it
-// also gets the share card.
+// changes, and every round with its duels, boards and secrets (D4: all ended), each opening its
+// analysis (D19). A player of it also gets the share card, with the skill of their words.
 
 import * as api from "../api.js";
 import { h, replace } from "../dom.js";
@@ -11,7 +11,9 @@ import { formatDate, t } from "../strings.js";
 import { shareCard, yourDuels } from "../components/share.js";
 import { errorText } from "./common.js";
 import { fitNames } from "../components/names.js";
-import { standingLine } from "./tournament/parts.js";
+import { closeCoach, openCoach } from "../components/coach.js";
+import { gather, skillOver } from "../components/coach-data.js";
+import { duelTitle, resultText, standingLine } from "./tournament/parts.js";
 import { pastRound } from "./tournament/story.js";
 
 export async function mount(root, { id }) {
@@ -25,7 +27,19 @@ export async function mount(root, { id }) {
   }
   const you = store.me ? store.me.id : null;
   const mine = summary.players.find((p) => p.id === you) || null;
+  const players = new Map(summary.players.map((p) => [p.id, p]));
   const ctx = { you: mine ? you : null, names: new Map(summary.players.map((p) => [p.id, p.nickname])) };
+  ctx.openCoach = (duel, opener) =>
+    openCoach({
+      tid: summary.id,
+      duel,
+      players,
+      you: ctx.you,
+      lang: summary.language,
+      title: duelTitle(ctx, duel.players),
+      result: resultText(ctx, duel),
+      opener,
+    });
   const lang = language(summary.language);
   const winner = summary.players.find((p) => p.place === 1 && p.out_round === null) || null;
   replace(
@@ -48,17 +62,7 @@ export async function mount(root, { id }) {
         ),
         winner ? h("p", { class: "summary-winner", id: "summary-winner" }, winner.id === ctx.you ? t("results.winner.you") : t("results.winner", { name: winner.nickname })) : null,
       ),
-      mine
-        ? shareCard({
-            id: summary.id,
-            language: summary.language,
-            place: mine.place,
-            players: summary.players.length,
-            rating: mine.rating,
-            change: mine.rating_change,
-            duels: yourDuels(summary.rounds, you),
-          })
-        : invitation(),
+      mine ? share(root, summary, mine) : invitation(),
       standings(ctx, summary.players),
       h(
         "section",
@@ -73,7 +77,33 @@ export async function mount(root, { id }) {
     ),
   );
   fitNames(root);
-  return null;
+  return closeCoach;
+}
+
+// The share card of a player of the tournament, once the analyses of their duels have come (the
+// skill of their words) or failed (then without it): a spinner until then.
+function share(root, summary, mine) {
+  const own = summary.rounds.map((round) => round.duels.find((d) => d.players.includes(mine.id))).filter(Boolean);
+  const card = () => {
+    const coached = gather(summary.id, own, () => {
+      const shown = root.querySelector("#share-card");
+      if (shown) shown.replaceWith(card());
+    });
+    if (!coached.done) {
+      return h("div", { class: "card share-card loading-card", id: "share-card", "aria-busy": "true" }, h("span", { class: "spinner", "aria-hidden": "true" }));
+    }
+    return shareCard({
+      id: summary.id,
+      language: summary.language,
+      place: mine.place,
+      players: summary.players.length,
+      rating: mine.rating,
+      change: mine.rating_change,
+      duels: yourDuels(summary.rounds, mine.id),
+      skill: coached.failed ? null : skillOver(coached.analyses, mine.id),
+    });
+  };
+  return card();
 }
 
 // A tournament still being played (404 not_finished), or none with that id.

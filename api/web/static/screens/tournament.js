@@ -10,6 +10,7 @@ import * as api from "../api.js";
 import * as clock from "../clock.js";
 import { h, replace, toast } from "../dom.js";
 import { closeDialog, confirmDialog } from "../components/confirm.js";
+import { closeCoach, openCoach } from "../components/coach.js";
 import { tournamentPath } from "../paths.js";
 import { Poller, chooseLanguage, language, store } from "../state.js";
 import { t } from "../strings.js";
@@ -20,7 +21,7 @@ import { fitNames } from "../components/names.js";
 import { renderIntro } from "./tournament/intro.js";
 import { narrate } from "./tournament/narrate.js";
 import { renderLives } from "./tournament/lives.js";
-import { runClocks } from "./tournament/parts.js";
+import { duelTitle, resultText, runClocks } from "./tournament/parts.js";
 import { StoryData, compact } from "./tournament/story-data.js";
 import { renderResults } from "./tournament/results.js";
 import { renderStory } from "./tournament/story.js";
@@ -56,6 +57,7 @@ class TournamentScreen {
     this.mode = null;
     this.story = new StoryData(this.tid, () => this.render());
     this.names = new Map();
+    this.redraw = () => this.render(); // for what comes later (the coach's analyses)
     this.skeleton();
     this.poller = new Poller(() => this.poll());
     this.ticker = setInterval(() => this.tick(), TICK_MS);
@@ -99,11 +101,13 @@ class TournamentScreen {
   }
 
   destroy() {
+    this.gone = true;
     this.poller.stop();
     clearInterval(this.ticker);
     window.removeEventListener("keydown", this.onKeydown, true);
     if (this.duelView) this.duelView.destroy();
     closeDialog();
+    closeCoach();
     delete document.body.dataset.view;
   }
 
@@ -244,7 +248,7 @@ class TournamentScreen {
   }
 
   render() {
-    if (!this.state) return;
+    if (!this.state || this.gone) return;
     if (this.view === "story" && this.currentMode() !== "story") {
       this.view = null; // back to the game: the address follows without a new screen
       history.replaceState(null, "", `#/${tournamentPath(this.tid)}`);
@@ -253,6 +257,8 @@ class TournamentScreen {
     this.renderLives();
     const next = this.currentMode();
     document.body.dataset.view = next;
+    // The analysis belongs to the story and the results: an intro or the player's duel comes first.
+    if (next !== "story" && next !== "results") closeCoach();
     if (next !== "duel" && this.duelView) {
       this.duelView.destroy();
       this.duelView = null;
@@ -369,6 +375,21 @@ class TournamentScreen {
   unpin() {
     this.spotlight.unpin();
     this.render();
+  }
+
+  // D19: an ended duel's analysis over the story or the results (the story's and the results'
+  // buttons exist only for ended duels; components/coach-data.js refuses a live one anyway).
+  openCoach(duel, opener) {
+    openCoach({
+      tid: this.tid,
+      duel,
+      players: new Map(this.state.players.map((p) => [p.id, p])),
+      you: this.you,
+      lang: this.state.language,
+      title: duelTitle(this, duel.players),
+      result: resultText(this, duel),
+      opener,
+    });
   }
 
   openStory() {

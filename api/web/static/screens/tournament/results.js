@@ -1,13 +1,15 @@
 // The results (R7, R8, R17): everyone's place and rating before → after, the player's own on
-// top, the result to share, and the ways on: the group (R22), another game, home, the whole
+// top, the result to share (with the skill of the player's words, D19), the player's duels,
+// each opening its analysis, and the ways on: the group (R22), another game, home, the whole
 // story and the public results (the address the share links to).
 
 import { h } from "../../dom.js";
 import { summaryPath } from "../../paths.js";
 import { place, t } from "../../strings.js";
 import { shareCard, yourDuels } from "../../components/share.js";
+import { coachable, gather, skillOver, summaryOf } from "../../components/coach-data.js";
 import { signed } from "../common.js";
-import { ratingClass, ratingMove, standingLine, waysOn } from "./parts.js";
+import { duelTitle, ratingClass, ratingMove, resultText, standingLine, waysOn } from "./parts.js";
 
 export function renderResults(ctx) {
   const state = ctx.state;
@@ -35,6 +37,7 @@ export function renderResults(ctx) {
       you && you.place ? h("p", { class: "your-rating", id: "your-rating" }, ratingMove(you, you.rating_change)) : null,
     ),
     you && you.place ? share(ctx, you) : null,
+    you ? yourDuelsCard(ctx) : null,
     h(
       "section",
       { class: "card standings", "aria-labelledby": "standings-title" },
@@ -62,12 +65,27 @@ export function renderResults(ctx) {
   );
 }
 
-// The share card, once the history holds every round (the boards' marks).
-function share(ctx, you) {
+// The player's own duels of the finished tournament (from the history), with the analyses of
+// those that have one (asked for once, kept: components/coach-data.js).
+function mine(ctx) {
   const history = ctx.history;
-  if (!history || history.rounds.length < (ctx.state.history_rounds || 0)) {
+  if (!history || history.rounds.length < (ctx.state.history_rounds || 0)) return null;
+  const duels = [];
+  for (const round of history.rounds) {
+    const duel = round.duels.find((d) => d.players.includes(ctx.you));
+    if (duel) duels.push({ round: round.number, duel });
+  }
+  return { duels, coached: gather(ctx.tid, duels.map((x) => x.duel), ctx.redraw) };
+}
+
+// The share card, once the history holds every round (the boards' marks) and the analyses of
+// the player's duels have come (the skill of their words), or failed (then without it).
+function share(ctx, you) {
+  const known = mine(ctx);
+  if (!known || !known.coached.done) {
     return h("div", { class: "card share-card loading-card", id: "share-card", "aria-busy": "true" }, h("span", { class: "spinner", "aria-hidden": "true" }));
   }
+  const { analyses, failed } = known.coached;
   return shareCard({
     id: ctx.tid,
     language: ctx.state.language,
@@ -75,6 +93,48 @@ function share(ctx, you) {
     players: ctx.state.players.length,
     rating: you.rating,
     change: you.rating_change,
-    duels: yourDuels(history.rounds, ctx.you),
+    duels: yourDuels(ctx.history.rounds, ctx.you),
+    skill: failed ? null : skillOver(analyses, ctx.you),
   });
+}
+
+// One line per duel of the player's: the round, the opponent, how it ended, the skill of their
+// words in it; the line opens the duel's analysis.
+function yourDuelsCard(ctx) {
+  const known = mine(ctx);
+  const lines = known ? known.duels.filter((x) => coachable(x.duel)) : [];
+  if (!lines.length) return null;
+  return h(
+    "section",
+    { class: "card your-duels", id: "your-duels", "aria-labelledby": "your-duels-title" },
+    h("h2", { class: "label", id: "your-duels-title" }, t("coach.yours")),
+    h(
+      "ul",
+      {},
+      lines.map(({ round, duel }) => {
+        const own = summaryOf(known.coached.analyses.get(duel.id), ctx.you);
+        const id = `coach-line-${duel.id}`;
+        return h(
+          "li",
+          {},
+          h(
+            "button",
+            { class: "duel-line", id, type: "button", dataset: { duel: duel.id }, onclick: () => ctx.openCoach(duel, id) },
+            h(
+              "span",
+              { class: "dl-text" },
+              h("span", { class: "dl-head" }, h("span", { class: "dl-round" }, t("t.round", { n: round })), " ", h("span", { class: "dl-title" }, duelTitle(ctx, duel.players))),
+              h(
+                "span",
+                { class: "dl-detail" },
+                h("span", { class: "dl-result" }, resultText(ctx, duel)),
+                own && own.skill !== null ? h("span", { class: "dl-skill" }, t("coach.skill.score", { score: own.skill })) : null,
+              ),
+            ),
+            h("span", { class: "dl-open" }, t("coach.open"), h("span", { "aria-hidden": "true" }, " ›")),
+          ),
+        );
+      }),
+    ),
+  );
 }

@@ -7,6 +7,7 @@ import { formatList, t } from "../../strings.js";
 import { miniBoard, secretRow } from "../../components/miniboard.js";
 import { avatar, hearts } from "../common.js";
 import { playerName } from "../../components/names.js";
+import { coachable } from "../../components/coach-data.js";
 import { duelTitle, placeText, ratingClass, ratingMove, resultText } from "./parts.js";
 
 export function renderStory(ctx) {
@@ -78,7 +79,7 @@ function roundHead(ctx, number, bye, extra = null) {
 }
 
 // A round that has ended, its duels' boards in the word language `lang`; also the public
-// results' (screens/summary.js), where `ctx` is just {names, you}.
+// results' (screens/summary.js), where `ctx` is just {names, you, openCoach}.
 export function pastRound(ctx, round, lang = ctx.state.language) {
   const out = round.out.map((id) => (id === ctx.you ? t("t.you") : ctx.names.get(id) || "?"));
   return h(
@@ -100,13 +101,28 @@ function currentRound(ctx) {
   );
 }
 
+// A duel of the story: an ended one opens its analysis (D19: never a live one's).
 function storyDuel(ctx, d, lang = ctx.state.language) {
+  const title = duelTitle(ctx, d.players);
   return h(
     "article",
     { class: `story-duel ${d.players.includes(ctx.you) ? "mine" : ""}`, dataset: { duel: d.id } },
-    h("h4", {}, duelTitle(ctx, d.players)),
+    h("h4", {}, title),
     h("p", { class: "story-result" }, d.result ? resultText(ctx, d) : t("watch.live")),
     d.secret ? secretRow(d.secret, lang) : null,
     miniBoard(d, lang, ctx.names, { you: ctx.you }),
+    coachable(d) && ctx.openCoach
+      ? h(
+          "button",
+          {
+            class: "btn ghost small coach-open",
+            id: `coach-open-${d.id}`,
+            type: "button",
+            "aria-label": t("coach.open.label", { title }),
+            onclick: () => ctx.openCoach(d, `coach-open-${d.id}`),
+          },
+          t("coach.open"),
+        )
+      : null,
   );
 }
