@@ -13,8 +13,9 @@ what their statistics kept of the result before the latest (core/stats.py), so t
 never counted above themselves.
 
 D19: a player whose fair-play record is held (flagged or confirmed, core.fairplay.record) is on
-no board: storage leaves them out of what a snapshot reads (`indexed`), and their own rank is
-none. A player cleared since their part was read was not counted by it.
+no board: storage leaves them out of what a snapshot reads (`indexed`), a part read before they
+were held is merged `without` them, and their own rank is none. A player cleared since their
+part was read was not counted by it.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import bisect
 import heapq
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from core.fairplay.record import FairPlay, listed
 from core.stats import Stats
@@ -138,6 +139,23 @@ def merge(name: str, parts: Sequence[Board], parts_as_of: tuple[int, ...]) -> Bo
         tuple(heapq.nsmallest(TOP, lines, key=_order)),
         tuple(sorted(counts.items(), reverse=True)),
         parts_as_of,
+    )
+
+
+def without(board: Board, players: Collection[str]) -> Board:
+    """`board` without the lines of `players` in its top, nor their counts in its histogram
+    (a part read before they were held, D19). Others of them the board counted, below its
+    top, stay in the histogram: at most one place off for the ranks of those below them."""
+    gone = [line for line in board.top if line.player_id in players]
+    if not gone:
+        return board
+    counts = Counter(dict(board.histogram))
+    for line in gone:
+        counts[line.rating] -= 1
+    return replace(
+        board,
+        top=tuple(line for line in board.top if line.player_id not in players),
+        histogram=tuple(sorted(((r, n) for r, n in counts.items() if n > 0), reverse=True)),
     )
 
 

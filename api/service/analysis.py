@@ -40,7 +40,10 @@ CACHE_SIZE = 512  # analyses kept per instance: a few KB each
 # core.analysis.VERSION it makes the entity tag.
 FORMAT = 1
 
-Key = tuple[str, int, str]  # tournament id, its seed, duel id
+# The tournament's id and seed, and the ended duel itself (its whole board): an attempt that
+# analysed a duel and then lost its commit to another request (which ended the duel another way)
+# leaves an entry no stored duel matches, never a wrong analysis of the duel that was stored.
+Key = tuple[str, int, Duel]
 
 
 def lexicon_of(ctx: Context, language: str) -> Callable[[int], Lexicon]:
@@ -61,26 +64,30 @@ class AnalysisCache:
         self._kept: OrderedDict[Key, DuelAnalysis] = OrderedDict()
         self._lock = threading.Lock()
 
-    @staticmethod
-    def key(t: Tournament, duel_id: str) -> Key:
-        return t.id, t.seed, duel_id
-
     def known(self, t: Tournament, duels: Iterable[Duel]) -> dict[str, DuelAnalysis]:
-        """The analyses of `duels` (of `t`) this instance has, by duel id."""
+        """The analyses of `duels` (ended duels of `t`, as they are) this instance has, by id."""
         found = {}
         with self._lock:
             for d in duels:
-                a = self._kept.get(self.key(t, d.id))
+                key = (t.id, t.seed, d)
+                a = self._kept.get(key)
                 if a is not None:
-                    self._kept.move_to_end(self.key(t, d.id))
+                    self._kept.move_to_end(key)
                     found[d.id] = a
         return found
 
-    def keep(self, t: Tournament, analyses: Mapping[str, DuelAnalysis]) -> None:
+    def keep(
+        self, t: Tournament, duels: Iterable[Duel], analyses: Mapping[str, DuelAnalysis]
+    ) -> None:
+        """Keep the analyses of `duels` (of `t`) found in `analyses` (by duel id)."""
         with self._lock:
-            for duel_id, a in analyses.items():
-                self._kept[self.key(t, duel_id)] = a
-                self._kept.move_to_end(self.key(t, duel_id))
+            for d in duels:
+                a = analyses.get(d.id)
+                if a is None:
+                    continue
+                key = (t.id, t.seed, d)
+                self._kept[key] = a
+                self._kept.move_to_end(key)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
 
@@ -98,7 +105,7 @@ class AnalysisCache:
             made = analyse(duel, lexicon_of(ctx, t.language)(len(duel.secret)), t.seed)
         except GameError as exc:  # a live duel (never reached: the caller checks first)
             raise errors.from_game_error(exc) from exc
-        self.keep(t, {duel.id: made})
+        self.keep(t, [duel], {duel.id: made})
         return made
 
 

@@ -59,7 +59,7 @@ def judge(
         settled = on_place(t, p.id, record or FairPlay(), lexicons, now, analyses)
         analyses.update(settled.analyses)
         out[p.id] = settled
-    cache.keep(t, {k: v for k, v in analyses.items() if k not in before})
+    cache.keep(t, [d for d in duels if d.id not in before], analyses)
     return out
 
 

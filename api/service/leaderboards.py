@@ -17,8 +17,10 @@ Off by at most one place when the caller had two results recorded since their pa
 one while it was being read.
 
 D19: a player fair play holds (flagged or confirmed) is on no board: their statistics leave the
-`active` index in the transaction that flags them, so the next read of their part drops them
-from the snapshots (the next refresh, about a minute), and their own rank is none at once.
+`active` index in the transaction that flags them, and each refresh reads who is held (the
+operators' review partition: the few players whose status is not ok, one small Query) and
+merges the parts read before without them, so they are off every board from the next refresh
+(about a minute) at any scale; their own rank is none at once.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from api.service.matchmaking import check_language
 from api.storage.records import PlayerRecord
 from api.storage.repository import StorageError
 from core import leaderboard as lb
+from core.fairplay.record import listed
 
 log = logging.getLogger("wordle_tournament")
 
@@ -100,8 +103,11 @@ class Leaderboards:
             parts[part] = lb.build(repo.active_players(now - lb.WINDOW_MS, part), now, BOARDS)
             repo.save_part(part, parts[part])
         read_at = tuple(_read_at(parts.get(k)) for k in range(lb.PARTS))
+        held = {s.player_id for s in repo.fair_play_reviews() if not listed(s.fairplay)}
         boards = {
-            name: lb.merge(name, [p[name] for p in parts.values() if name in p], read_at)
+            name: lb.merge(
+                name, [lb.without(p[name], held) for p in parts.values() if name in p], read_at
+            )
             for name in BOARDS
         }
         for board in boards.values():

@@ -6,6 +6,7 @@ is live, anyone once it has finished."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask
@@ -153,3 +154,22 @@ def test_d19_the_instance_cache_is_bounded_and_computes_each_duel_once(
     cache.analysis(ctx, t, third)
     assert len(cache) == 2 and cache.known(t, [first]) == {}  # the oldest went first
     assert set(cache.known(t, [first, second, third])) == {second.id, third.id}
+
+
+def test_d19_an_analysis_is_kept_for_the_duel_as_it_ended_not_for_its_id(
+    make_app: Any, repo: Any, clock: FakeClock
+) -> None:
+    """A request that ended a duel one way and lost its commit to another request (which ended
+    it another way) must not leave its analysis for the duel that was stored."""
+    app: Flask = make_app(repo)
+    game = Game(app.test_client(), clock, repo)
+    tid, players = game.start_tournament()
+    game.play_to_end(tid, players)
+    t = game.stored(tid)
+    stored = next(d for d in t.rounds[0].duels if len(d.turns) > 1)
+    lost = replace(stored, turns=stored.turns[:-1])  # the same id, another board
+    cache = AnalysisCache()
+    ctx = app.extensions["service"].ctx
+    cache.keep(t, [lost], {lost.id: analyse(lost, lexicon("en", len(lost.secret)), t.seed)})
+    assert cache.known(t, [stored]) == {} and set(cache.known(t, [lost])) == {lost.id}
+    assert len(cache.analysis(ctx, t, stored).rows) == len(stored.turns)

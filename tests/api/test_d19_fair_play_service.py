@@ -15,9 +15,9 @@ from flask import Flask
 from api.config import Settings
 from api.service import Service
 from api.service import fairplay as service_fairplay
-from api.storage.repository import Repository
+from api.storage.repository import Put, Repository
 from core.fairplay import record as fr
-from core.leaderboard import ALL
+from core.leaderboard import ALL, part_of
 from tests.api.clock import FakeClock
 from tests.api.conftest import BOTH, game_for
 from tests.api.game import Game, Player
@@ -171,3 +171,27 @@ def test_d19_bots_are_never_judged(
     assert len(found) == 8 and all(s.fairplay is None for s in found)
     board = repo.get_board(ALL)
     assert board is None or all(line.player_id not in {b.id for b in bots} for line in board.top)
+
+
+def test_d19_a_player_held_after_their_part_was_read_is_off_the_next_snapshot(
+    game: Game, service: Service, repo: Repository
+) -> None:
+    players = game.new_players(8)
+    tid = game.queue(players)
+    game.play_to_end(tid, players)
+    service.leaderboards.refresh()  # every part read
+    listed = game.get(BOARD).get_json()
+    assert listed["players"] == 8
+    # Flag one whose part the next refresh does not read again (it renews the stalest only).
+    target = next(p for p in players if part_of(p.id) != 0)  # all as old: part 0 goes first
+    [s] = repo.get_stats([target.id])
+    assert s.fairplay is not None
+    flagged = replace(s.fairplay, status=fr.FLAGGED, status_at=game.clock.ms, reasons=("choices",))
+    repo.commit([Put(replace(s, fairplay=flagged))])
+    game.clock.advance(1_000)
+    service.leaderboards.refresh(budget_s=0)
+    parts = repo.get_parts()
+    assert target.id in {x.player_id for x in parts[part_of(target.id)][ALL].top}  # stale part
+    board = game.get(BOARD).get_json()
+    assert target.id not in {x["player_id"] for x in board["top"]}
+    assert board["players"] == 7 and len(board["top"]) == 7

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import http.client
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,6 +188,3 @@ def start_group(leader: Client, group_id: str) -> str:
     assert started.status == 201, started.body
     tid: str = started.body["tournament_id"]
     return tid
-
-
-Listing = Callable[[], dict[str, Any]]

@@ -130,6 +130,11 @@ def test_d19_the_audit_farm_gains_at_most_25_in_20_tournaments_and_is_on_no_boar
     assert not any(on_board)
     held = _held(stack.fairplay())
     assert held[leader.id]["reasons"] == ["farm"]
+    assert "rating points refused" in held[leader.id]["why"][-1]["detail"]
+    confirmed = stack.fairplay("confirm", leader.id, "--by", "ops-test")  # an operator decides
+    assert confirmed["status"] == fr.CONFIRMED and confirmed["by"] == "ops-test"
+    assert _held(stack.fairplay())[leader.id]["status"] == fr.CONFIRMED
+    assert not _on_boards(leader, stack)
     waits = sum(c.waited for c in [leader, *puppets])
     print(
         f"\nD19 HTTP farm: {FARM_EVENINGS} tournaments, leader {total:+d} in total (gains "
