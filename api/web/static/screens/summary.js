@@ -11,9 +11,9 @@ import { formatDate, t } from "../strings.js";
 import { shareCard, yourDuels } from "../components/share.js";
 import { errorText } from "./common.js";
 import { fitNames } from "../components/names.js";
-import { closeCoach, openCoach } from "../components/coach.js";
+import { closeCoach } from "../components/coach.js";
 import { gather, skillOver } from "../components/coach-data.js";
-import { duelTitle, resultText, standingLine } from "./tournament/parts.js";
+import { openAnalysis, standingLine } from "./tournament/parts.js";
 import { pastRound } from "./tournament/story.js";
 
 export async function mount(root, { id }) {
@@ -27,19 +27,9 @@ export async function mount(root, { id }) {
   }
   const you = store.me ? store.me.id : null;
   const mine = summary.players.find((p) => p.id === you) || null;
-  const players = new Map(summary.players.map((p) => [p.id, p]));
   const ctx = { you: mine ? you : null, names: new Map(summary.players.map((p) => [p.id, p.nickname])) };
-  ctx.openCoach = (duel, opener) =>
-    openCoach({
-      tid: summary.id,
-      duel,
-      players,
-      you: ctx.you,
-      lang: summary.language,
-      title: duelTitle(ctx, duel.players),
-      result: resultText(ctx, duel),
-      opener,
-    });
+  const where = { tid: summary.id, players: summary.players, lang: summary.language };
+  ctx.openCoach = (duel, opener) => openAnalysis(ctx, where, duel, opener);
   const lang = language(summary.language);
   const winner = summary.players.find((p) => p.place === 1 && p.out_round === null) || null;
   replace(

@@ -10,7 +10,7 @@ import * as api from "../api.js";
 import * as clock from "../clock.js";
 import { h, replace, toast } from "../dom.js";
 import { closeDialog, confirmDialog } from "../components/confirm.js";
-import { closeCoach, openCoach } from "../components/coach.js";
+import { closeCoach } from "../components/coach.js";
 import { tournamentPath } from "../paths.js";
 import { Poller, chooseLanguage, language, store } from "../state.js";
 import { t } from "../strings.js";
@@ -21,7 +21,7 @@ import { fitNames } from "../components/names.js";
 import { renderIntro } from "./tournament/intro.js";
 import { narrate } from "./tournament/narrate.js";
 import { renderLives } from "./tournament/lives.js";
-import { duelTitle, resultText, runClocks } from "./tournament/parts.js";
+import { openAnalysis, runClocks } from "./tournament/parts.js";
 import { StoryData, compact } from "./tournament/story-data.js";
 import { renderResults } from "./tournament/results.js";
 import { renderStory } from "./tournament/story.js";
@@ -377,19 +377,9 @@ class TournamentScreen {
     this.render();
   }
 
-  // D19: an ended duel's analysis over the story or the results (the story's and the results'
-  // buttons exist only for ended duels; components/coach-data.js refuses a live one anyway).
+  // D19: an ended duel's analysis (the story's and the results' buttons exist only for ended duels).
   openCoach(duel, opener) {
-    openCoach({
-      tid: this.tid,
-      duel,
-      players: new Map(this.state.players.map((p) => [p.id, p])),
-      you: this.you,
-      lang: this.state.language,
-      title: duelTitle(this, duel.players),
-      result: resultText(this, duel),
-      opener,
-    });
+    openAnalysis(this, { tid: this.tid, players: this.state.players, lang: this.state.language }, duel, opener);
   }
 
   openStory() {

@@ -6,6 +6,7 @@ import { h } from "../../dom.js";
 import { formatNumber, place, t } from "../../strings.js";
 import { avatar, hearts, signed } from "../common.js";
 import { playerName } from "../../components/names.js";
+import { openCoach } from "../../components/coach.js";
 
 // A countdown to `deadline` (server time): the screen's ticker writes the seconds left into
 // every element that carries data-deadline, and the width of every bar that carries data-bar.
@@ -160,4 +161,20 @@ export function waysOn(ctx, prefix) {
     h("button", { class: `btn ${group ? "secondary" : "primary"}`, id: `${prefix}-again`, type: "button", onclick: () => ctx.playAgain() }, t("results.again")),
     h("button", { class: "btn ghost", id: `${prefix}-home`, type: "button", onclick: () => ctx.go("") }, t("results.home")),
   );
+}
+
+// D19: an ended duel's analysis over the screen (the story, the results, the public results).
+// `where`: {tid, players (the tournament's), lang (its word language)}; `opener`: the id of the
+// button to focus again when it closes.
+export function openAnalysis(ctx, where, duel, opener) {
+  openCoach({
+    tid: where.tid,
+    duel,
+    players: new Map(where.players.map((p) => [p.id, p])),
+    you: ctx.you,
+    lang: where.lang,
+    title: duelTitle(ctx, duel.players),
+    result: resultText(ctx, duel),
+    opener,
+  });
 }
