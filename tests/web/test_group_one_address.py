@@ -1,5 +1,5 @@
-"""Issue 22's "Done when": eight browsers on one address join a group by its invite link and play,
-on a server whose rate limits are on as deployed (api/http/limits.py and the creation budgets of
+"""Eight browsers on one address join a group by its invite link and play, on a server whose
+rate limits are on as deployed (api/http/limits.py and the creation budgets of
 api/service/creation_limits.py). Every page of this test comes from 127.0.0.1: one address, as
 friends behind one home router.
 
