@@ -41,7 +41,7 @@ def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> 
         "created_at": lobby.created_at,
         "rating": round(lobby.rating) if lobby.seats else None,
         "seats": [
-            {"player_id": s.player, "nickname": (nicknames or {}).get(s.player)}
+            {"player_id": s.player, "nickname": (nicknames or {}).get(s.player), "bot": s.bot}
             for s in lobby.seats
         ],
         "open_seats": lobby.open_seats,
@@ -99,15 +99,21 @@ class Matchmaking:
                 if stored.lobby.has(me.id):  # a request of ours seated us since `me` was read
                     raise storage.Conflict(f"{me.id} was seated in {stored.id} meanwhile")
                 try:
-                    seated = lb.seat(stored.lobby, me.id, me.rating, language, now)
+                    seated = lb.seat(stored.lobby, me.id, me.rating, language, now, bot=me.bot)
                 except GameError as exc:
                     raise errors.from_game_error(exc) from exc
                 changed = {me.id: replace(me, lobby_id=stored.id, queued_at=now)}
-                return self.commit_seats(replace(stored, lobby=seated), changed, now)
-            lobby = lb.Lobby(self.ctx.new_id("l"), language, now)
-            put = self.lobbies.write(
-                LobbyRecord(lb.seat(lobby, me.id, me.rating, language, now)), now, new=True
+                taken = replace(stored, lobby=seated, seated_at=now)  # D18: a seat taken now
+                return self.commit_seats(taken, changed, now)
+            lobby = lb.seat(
+                lb.Lobby(self.ctx.new_id("l"), language, now),
+                me.id,
+                me.rating,
+                language,
+                now,
+                bot=me.bot,
             )
+            put = self.lobbies.write(LobbyRecord(lobby, seated_at=now), now, new=True)
             self.ctx.repo.commit([put, Put(replace(me, lobby_id=lobby.id, queued_at=now))])
             return saved(put)
 
@@ -189,8 +195,9 @@ class Matchmaking:
             self.lobbies.heard_from(record, player.id, self.ctx.now())
 
     def status(self, player: PlayerRecord) -> dict[str, Any]:
-        """The wait so far and how many players search near the player's fixed window; also a
-        contact (D16) and a chance to meet the lobbies nearby (D15)."""
+        """The wait so far, how many people search in the player's fixed window and language,
+        and when house bots fill the lobby (D18); also a contact (D16), a chance to meet the
+        lobbies nearby (D15), and the fill itself once it is due."""
         me = guarded(lambda: self.ctx.repo.get_player(player.id)) or player
         window = {
             "rating": me.rating,
@@ -198,7 +205,7 @@ class Matchmaking:
             "max": me.rating + lb.RATING_WINDOW,
             "widens": False,
         }
-        idle = {"queued": False, "window": window, "lobby": None}
+        idle = {"queued": False, "window": window, "lobby": None, "bots_at": None}
         if me.lobby_id is None:
             return idle
         lobby_id = me.lobby_id
@@ -206,6 +213,9 @@ class Matchmaking:
         if record is None or not record.open or not record.lobby.has(me.id):
             return idle
         now = self.ctx.now()
+        # Storage's heartbeat (api/service/outages.py), kept fresh by the waiting too: else the
+        # quiet minute before a lone person's tournament would be taken for an outage of it.
+        self.ctx.outages(now)
         record = self.lobbies.heard_from(record, me.id, now)
         lobby = record.lobby
         # Bounded: a few lobbies per rating band, the fullest first, however many are open.
@@ -221,12 +231,15 @@ class Matchmaking:
             for other in around
             if other.id not in (record.id, tended.id)
             for s in other.lobby.seats
-            if s.player not in together and abs(s.rating - me.rating) <= lb.RATING_WINDOW
+            if not s.bot
+            and s.player not in together
+            and abs(s.rating - me.rating) <= lb.RATING_WINDOW
         )
         return {
             "queued": True,
             "waited_ms": max(0, now - (me.queued_at or now)),
             "searching_in_window": searching,
+            "bots_at": self.lobbies.house.fill_at(tended),
             "window": window,
             "lobby": lobby_view(tended),
         }

@@ -14,7 +14,13 @@ from typing import Any
 
 from api.storage import keys
 from api.storage.layout import Layout
-from api.storage.records import HistoryRecord, LobbyRecord, StatsRecord, TournamentRecord
+from api.storage.records import (
+    HistoryRecord,
+    LobbyRecord,
+    PlayerRecord,
+    StatsRecord,
+    TournamentRecord,
+)
 
 Key = tuple[type, str]
 
@@ -30,6 +36,10 @@ def placed(record: Any, layout: Layout) -> list[tuple[str, str]]:
         return where
     if isinstance(record, HistoryRecord):
         return [(keys.HISTORY_INDEX, record.player_id)]
+    if isinstance(record, PlayerRecord):  # D18: idle house bots, for reuse
+        if not record.idle_house_bot:
+            return []
+        return [(keys.OPEN_INDEX, keys.idle_key(keys.rating_band(record.rating)))]
     if isinstance(record, StatsRecord):  # the players who finished a tournament, bots aside
         active = not record.stats.bot and record.stats.last_played is not None
         return [(keys.ACTIVE_INDEX, keys.active_shard(record.player_id))] if active else []
