@@ -161,6 +161,26 @@ class Lobbies:
         self.ctx.repo.commit([*writes, put])
         return saved(put), len(gone)
 
+    # ------------------------------------------------------------------ D18
+
+    def fill_if_due(
+        self, record: LobbyRecord, now: int, *, verify: bool = False
+    ) -> tuple[bool, LobbyRecord | None, int]:
+        """D18, D10: if house bots were to fill this open lobby by `now`, fill it as it stood
+        then (seats idle by then freed first, D16), and start its tournament at that moment:
+        (True, the started lobby, or None if it emptied; the seats freed). Else (False, the
+        lobby as it is, 0). A lost race raises storage.Conflict."""
+        fill_at = self.house.fill_at(record)
+        if fill_at is None or fill_at > now:
+            return False, record, 0
+        freed_record, freed = self.free_idle(record, fill_at)
+        if freed_record is None or not freed_record.open:
+            return True, None, freed
+        started = self.house.fill(freed_record, now, verify=verify)
+        if started is None:  # its last person went with the idle seats: nothing to fill
+            return False, freed_record, freed
+        return True, started, freed
+
     # ------------------------------------------------------------------ D15
 
     def _meet(self, record: LobbyRecord, candidates: list[LobbyRecord], now: int) -> Met:
@@ -178,6 +198,11 @@ class Lobbies:
             if fresh is None or (fresh.id, fresh.version) != (partner.id, partner.version):
                 stale = True
             if fresh is not None and fresh.open:
+                due, fresh, n = self.fill_if_due(fresh, now)
+                freed += n
+                if due:
+                    continue  # D18: it started (or emptied) when it was due, before this
+                assert fresh is not None
                 fresh, n = self.free_idle(fresh, now)
                 freed += n
             if fresh is None or not fresh.open:
@@ -268,16 +293,11 @@ class Lobbies:
                     continue
                 if not record.open:
                     return Tended(record, moves, freed)
-                fill_at = self.house.fill_at(record)
-                if fill_at is not None and fill_at <= now:
-                    # D18, D10: as it stood when the fill was due (seats idle by then freed).
-                    record, n = self.free_idle(record, fill_at)
-                    freed += n
-                    if record is None or not record.open:
-                        return Tended(record, moves, freed)
-                    started = self.house.fill(record, now, verify=conflicts > 0)
-                    if started is not None:
-                        return Tended(started, moves, freed, filled=True)
+                due, record, n = self.fill_if_due(record, now, verify=conflicts > 0)
+                freed += n
+                if due:
+                    return Tended(record, moves, freed, filled=record is not None)
+                assert record is not None
                 record, n = self.free_idle(record, now)
                 freed += n
                 if record is None or not record.open:

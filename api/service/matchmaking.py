@@ -96,6 +96,9 @@ class Matchmaking:
                     continue
                 if stored.tournament_id is not None:
                     continue
+                filled, _, _ = self.lobbies.fill_if_due(stored, now)
+                if filled:  # D18, D10: house bots took its seats when it was due, before us
+                    raise storage.Conflict(f"lobby {stored.id} was due for its fill")
                 if stored.lobby.has(me.id):  # a request of ours seated us since `me` was read
                     raise storage.Conflict(f"{me.id} was seated in {stored.id} meanwhile")
                 try:

@@ -123,6 +123,20 @@ def test_d18_d10_the_sweep_fills_a_lobby_nobody_polls_as_of_when_it_was_due(
     assert sum(p.house for p in t.players) == 7
 
 
+def test_d18_d10_a_join_after_the_fill_was_due_finds_the_lobby_started(bgame: Game) -> None:
+    """Nobody polled and no sweep came (a background tab, the minute between sweeps): the
+    join that comes later fills that lobby as of its time and sits elsewhere, as it would had
+    the fill been noticed on time."""
+    waiting, late = bgame.new_players(2)
+    join(bgame, waiting, "fr")
+    seated_at = bgame.clock.ms
+    bgame.clock.advance(FILL_MS + 20_000)
+    lobby = join(bgame, late, "fr")
+    assert [s["player_id"] for s in lobby["seats"]] == [late.id]
+    t = bgame.stored(started(bgame, waiting))
+    assert t.created_at == seated_at + FILL_MS and late.id not in {p.id for p in t.players}
+
+
 def test_d18_every_seat_taken_moves_the_fill_later(bgame: Game) -> None:
     first, second = bgame.new_players(2)
     join(bgame, first)
