@@ -64,8 +64,11 @@ class Solo:
     turns: list[Turn] = field(default_factory=list)
     refused: list[tuple[int, Any]] = field(default_factory=list)  # unexpected error answers
     moved_on: list[Any] = field(default_factory=list)  # 409s: the turn was not as it believed
+    out_at: int | None = None  # when it saw itself out (or the end), and stopped polling
     sweeps: int = 0
     requests: int = 0
+    # (time, method, path, status) of each request, the sweeps too
+    log: list[tuple[int, str, str, int]] = field(default_factory=list)
     _next_sweep: int = 0
     _brains: dict[str, DuelBrain] = field(default_factory=dict)
 
@@ -74,6 +77,7 @@ class Solo:
     def _request(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
         self.requests += 1
         status, headers, data = self.call(method, path, body, self.token or None)
+        self.log.append((self.now(), method, path.rsplit("/", 1)[-1], status))
         if status == 409:
             self.moved_on.append(data)
         elif status >= 400:
@@ -84,6 +88,7 @@ class Solo:
         """Let time pass until `at`, running the sweep whenever its schedule comes first."""
         while self.sweep is not None and self._next_sweep <= at:
             self.wait_until(self._next_sweep)
+            self.log.append((self.now(), "SWEEP", "", 0))
             self.sweep()
             self.sweeps += 1
             self._next_sweep += self.sweep_every_ms
@@ -125,6 +130,7 @@ class Solo:
             self.last_state = state
             me = next(p for p in state["players"] if p["id"] == self.player_id)
             if state["phase"] == "finished" or me["status"] != "playing":
+                self.out_at = state["server_time"]
                 return state
             advice = round(1000 * float(headers["poll-interval"]))
             duel = state["duel"]
@@ -145,7 +151,7 @@ class Solo:
             self.turns.append(Turn(duel["id"], row, began, known, duel["deadline"] - began))
         turn = self.turns[-1]
         play_at = turn.known + round(self.think_share * turn_ms)
-        if play_at > now + advice and now >= duel["starts_at"]:
+        if play_at > now + advice:  # while thinking it polls as advised, as the browser does
             self._until(now + advice)
             return
         self._until(play_at)
