@@ -34,6 +34,8 @@ def check_language(language: Any) -> str:
 
 
 def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> dict[str, Any]:
+    """A lobby's seats (nicknames when `nicknames` are known), each marked bot or not (D18: the
+    seat says so)."""
     lobby = record.lobby
     return {
         "id": lobby.id,

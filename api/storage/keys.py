@@ -20,8 +20,9 @@ Items (partition key `pk`):
 Index partitions (how many shards each has is the deployment's `Layout`, api/storage/layout.py):
 `due` holds live tournaments in `D#<shard>` and open lobbies in `DL#<shard>`; `fill` open lobbies
 in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`, and idle house bots (D18)
-in `I#<band>`, sorted by rating; `history` a player's lines under their id; `active` players'
-statistics in `A#<part>`.
+in `I#<band>`, sorted by rating; `history` a player's lines under their id, and (D19) under
+`F#review` the statistics of every player whose fair-play status is not ok, by when it was set;
+`active` players' statistics in `A#<part>`, fair play's held players aside.
 """
 
 from __future__ import annotations
@@ -112,6 +113,9 @@ LOBBY_DUE = "DL#"
 FILL = "O#"
 IDLE = "I#"  # idle house bots, in the `fill` index too: what else can fill a lobby
 ACTIVE = "A#"
+# D19: the `history` index's partition of the players operators review (flagged, confirmed or
+# cleared): no player id has this shape (ids are `p_<hex>`), so no player's history meets it.
+REVIEW = "F#review"
 RATING_BAND = 200
 
 
@@ -168,6 +172,11 @@ def active_key(part: int) -> str:
 
 def active_shard(player_id: str) -> str:
     return active_key(part_of(player_id))
+
+
+def review_sort_key(status_at: int | None, player_id: str) -> str:
+    """The sort key of a reviewed player's statistics under REVIEW: when the status was set."""
+    return f"{status_at or 0:013d}#{player_id}"
 
 
 def history_sort_key(finished_at: int, tournament_id: str) -> str:

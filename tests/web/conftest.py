@@ -56,16 +56,19 @@ class Live:
     app: Flask
 
 
+BOT_KEY = "web-e2e-bot-key"
+
+
 @contextmanager
-def serving(timing: Timing, bots: bool) -> Iterator[Live]:
+def serving(timing: Timing, bots: bool, bot_fill_ms: int = 300) -> Iterator[Live]:
     """The app on a free local port with `timing`, the sweep, and (with `bots`) house bots
-    (D18), which fill a lobby with a person in it 300 ms after its last seat was taken."""
+    (D18), which fill a lobby with a person in it `bot_fill_ms` after its last seat was taken."""
     settings = Settings(
         timing=timing,
         rate_limits=False,
         house_bots=bots,
-        bot_fill_ms=300,
-        bot_key="web-e2e-bot-key",
+        bot_fill_ms=bot_fill_ms,
+        bot_key=BOT_KEY,
     )
     service = Service(Context(InMemoryRepository(), settings))
     app = create_app(service)
@@ -81,7 +84,10 @@ def serving(timing: Timing, bots: bool) -> Iterator[Live]:
         server.shutdown()
 
 
-SHORT = Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+# Against the bots, an intro a test can still catch after its lobby's checks and screenshot on
+# a busy machine (a 1 s intro went by unseen: the language tests then waited for it in vain).
+BOTS_INTRO_MS = 2_500
+SHORT = Timing(turn_ms=TURN_MS, intro_ms=BOTS_INTRO_MS, reconnect_ms=RECONNECT_MS)
 
 
 @pytest.fixture(scope="session")
