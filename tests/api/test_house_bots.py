@@ -431,3 +431,54 @@ def test_d18_a_bot_the_lagging_index_still_lists_after_its_claim_loses_nothing(
     assert taken.id not in {p.id for p in t.players} and sum(p.house for p in t.players) == 7
     record = repo.get_player(taken.id)
     assert record is not None and record.tournament_id == "t_" + "0" * 16
+
+
+def _alone(sweep_ms: int, language: str = "pl") -> tuple[Solo, Game]:
+    """A person alone, with the sweep every `sweep_ms` (WT_SWEEP_SECONDS), the same seed and
+    clock start for each cadence, until the tournament has ended and written its places."""
+    from api import bootstrap
+    from api.http.app import create_app
+
+    clock, repo = FakeClock(1_760_000_000_000), InMemoryRepository()
+    settings = bot_settings(sweep_ms=sweep_ms, rate_limits=False)
+    app = create_app(bootstrap.service(settings, repo, clock=clock, seed=11))
+    game = Game(app.test_client(), clock, repo)
+    solo = Solo(
+        flask_call(game.client),
+        clock,
+        clock.set,
+        language=language,
+        sweep=service_of(game).sweep,
+        sweep_every_ms=sweep_ms,
+    )
+    solo.queue()
+    solo.play()
+    solo.watch_sweeps_until(
+        lambda: game.stored(solo.tournament_id or "").finished_at is not None, 3_600_000
+    )
+    return solo, game
+
+
+def test_d18_at_60_s_a_person_with_seven_bots_plays_as_well_as_at_1_s() -> None:
+    """WT_SWEEP_SECONDS=60 (deployed) against 1 (make run): the same tournament, move for move,
+    since the bots' moves are a function of the stored tournament and the time (D10), not of
+    who noticed them when; no turn late for the person at either cadence; and once only bots
+    are left, the sweep alone ends it and writes every place (at 60 s a little later)."""
+    runs = {ms: _alone(ms) for ms in (1_000, SWEEP_MS)}
+    played = {}
+    for ms, (solo, game) in runs.items():
+        assert (
+            solo.seen_started is not None and solo.seen_started - solo.queued_at <= FILL_MS + 5_000
+        )
+        assert len(solo.bots()) == 7
+        assert solo.turns and solo.late_turns(REAL.turn_ms, late_ms=200) == [], ms
+        assert solo.refused == [] and solo.moved_on == []
+        t = game.stored(solo.tournament_id or "")
+        assert t.finished_at is not None and all(p.place is not None for p in t.players)
+        played[ms] = (
+            [(p.nickname, p.place) for p in t.players],
+            [[(turn.word, turn.at) for turn in d.turns] for r in t.rounds for d in r.duels],
+        )
+    assert played[1_000] == played[SWEEP_MS]
+    # The deployed cadence costs the person nothing: they saw their tournament as soon.
+    assert runs[1_000][0].seen_started == runs[SWEEP_MS][0].seen_started
