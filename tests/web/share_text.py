@@ -3,6 +3,7 @@ check that the share card shows it."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -19,9 +20,28 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
 
 
-def expected_share(url: str, summary: dict[str, Any], you: str) -> str:
-    """What the share says, built here from the API's summary: the place and rating change,
-    one line of squares per duel of the player's (their own rows; ⌛ a skipped turn)."""
+def your_duels(summary: dict[str, Any], you: str) -> list[dict[str, Any]]:
+    """The player's duels in the summary, round by round."""
+    duels = (
+        next((d for d in rnd["duels"] if you in d["players"]), None) for rnd in summary["rounds"]
+    )
+    return [d for d in duels if d is not None]
+
+
+def skill(analyses: list[dict[str, Any]], you: str) -> int | None:
+    """D19: the skill of the player's words over the tournament, as the share gives it: the
+    mean of every row of theirs that has one (the coach's analyses), rounded half up."""
+    scores = [r["skill"] for a in analyses for r in a["rows"] if r["by"] == you]
+    scores = [s for s in scores if s is not None]
+    return math.floor(sum(scores) / len(scores) + 0.5) if scores else None
+
+
+def expected_share(
+    url: str, summary: dict[str, Any], you: str, analyses: list[dict[str, Any]]
+) -> str:
+    """What the share says, built here from the API's summary and the analyses of the player's
+    duels: the place and rating change, the skill of their words, one line of squares per duel
+    of the player's (their own rows; ⌛ a skipped turn)."""
     me = next(p for p in summary["players"] if p["id"] == you)
     after = me["rating"] + me["rating_change"]
     lines = [
@@ -29,10 +49,10 @@ def expected_share(url: str, summary: dict[str, Any], you: str) -> str:
         f"{MEDALS.get(me['place'], '')}{ordinal(me['place'])} of {len(summary['players'])}"
         f" · {me['rating']} → {after} ({signed(me['rating_change'])})",
     ]
-    for rnd in summary["rounds"]:
-        duel = next((d for d in rnd["duels"] if you in d["players"]), None)
-        if duel is None:
-            continue
+    score = skill(analyses, you)
+    if score is not None:
+        lines.append(f"Skill {score}/100")
+    for duel in your_duels(summary, you):
         seat = duel["players"].index(you)
         rows = [
             "⌛" if row is None else "".join(SQUARES[m] for m in row[1])
@@ -59,4 +79,6 @@ def shows(page: Any, want: str) -> None:
     for k in range(2, len(lines) - 1):
         squares = len(re.findall("[🟩🟨⬛⌛]", lines[k]))
         assert shown.nth(k).locator(".sq").count() == squares, lines[k]
+        if not squares and not re.search("[✅❌🤝]", lines[k]):  # the skill's line
+            assert shown.nth(k).inner_text() == lines[k]
     assert page.locator("#share-preview").get_attribute("aria-hidden") == "true"

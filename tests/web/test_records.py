@@ -28,7 +28,7 @@ from tests.web.conftest import Live
 from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table
 from tests.web.screen_checks import fits, readable_shot, snap, text
-from tests.web.share_text import expected_share, ordinal, shows, signed
+from tests.web.share_text import expected_share, ordinal, shows, signed, your_duels
 
 pytestmark = pytest.mark.slow
 
@@ -331,12 +331,22 @@ def test_d4_the_public_results_show_every_round_to_someone_who_never_played(
 # ---------------------------------------------------------------- share
 
 
+def coached(played: Played, summary: Any) -> list[Any]:
+    """The coach's analyses of the player's duels in `summary` (D19: the share's skill)."""
+    tid = summary["id"]
+    return [
+        played.api(f"/v1/tournaments/{tid}/duels/{duel['id']}/analysis")
+        for duel in your_duels(summary, played.me.id)
+    ]
+
+
 def test_r7_the_result_is_shared_through_the_clipboard_without_web_share(
     quiet: Live, browser: Any, artifacts: Path, played: Played
 ) -> None:
     summary = played.api(f"/v1/tournaments/{played.first}/summary")
-    want = expected_share(quiet.url, summary, played.me.id)
-    assert not re.search(r"[A-Za-z]", "".join(want.splitlines()[2:-1])), "no letters"
+    want = expected_share(quiet.url, summary, played.me.id, coached(played, summary))
+    assert want.splitlines()[2].startswith("Skill ")  # D19: the skill of the player's words
+    assert not re.search(r"[A-Za-z]", "".join(want.splitlines()[3:-1])), "no letters"
     context, page, errors = signed_in(
         browser,
         played,
@@ -374,7 +384,7 @@ def test_r7_the_result_is_shared_through_the_web_share_api_where_there_is_one(
     quiet: Live, browser: Any, played: Played
 ) -> None:
     summary = played.api(f"/v1/tournaments/{played.first}/summary")
-    want = expected_share(quiet.url, summary, played.me.id)
+    want = expected_share(quiet.url, summary, played.me.id, coached(played, summary))
     context, page, errors = signed_in(browser, played, PHONE, color_scheme="dark")
     # A browser with the Web Share API (a phone's): the share sheet, not the clipboard.
     page.add_init_script(
