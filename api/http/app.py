@@ -99,8 +99,9 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
     inner = app.wsgi_app
 
     def stamped(environ: dict[str, Any], start_response: Any) -> Any:
-        incoming = environ.get("HTTP_X_REQUEST_ID", "")
-        environ[REQUEST_ID] = incoming if 0 < len(incoming) <= 64 else secrets.token_hex(16)
+        # The id is always the server's own: a client's X-Request-Id is only logged beside it
+        # (it must not choose which of its reads are sampled into the log).
+        environ[REQUEST_ID] = secrets.token_hex(16)
         environ[STARTED] = time.perf_counter()
         return inner(environ, start_response)
 
@@ -132,6 +133,9 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
                 "status": response.status_code,
                 "ms": round(ms, 2),
             }
+            client_id = logs.client_request_id(environ.get("HTTP_X_REQUEST_ID"))
+            if client_id is not None:
+                fields["client_request_id"] = client_id
             if PLAYER_ID in environ:
                 fields["player_id"] = environ[PLAYER_ID]
             if sampled:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from api.storage import keys
+from api.storage.counter_windows import kept, updatable
 from api.storage.layout import Layout
 from api.storage.memory.history import MemoryHistory
 from api.storage.memory.items import Items, Key
@@ -352,13 +353,15 @@ class InMemoryRepository(Repository):
                     k: v for k, v in self._counters.items() if max(v, default=0) >= window - 1
                 }
                 self._counters_kept = max(50_000, 2 * len(self._counters))
-            counts = self._counters.setdefault(key, {})
-            counts[window] = counts.get(window, 0) + add
-            for old in [w for w in counts if w < window - 1]:
-                del counts[old]
-            found = counts[window], counts.get(window - 1, 0)
+            counts = self._counters.get(key)
+            # As the adapter: one write, or two when the counter is rebuilt (a failed update).
+            writes = 1 if updatable(max(counts, default=None) if counts else None, window) else 2
+            _, counts = kept(counts or {}, window, add)
+            self._counters[key] = counts
+            found = counts.get(window, 0), counts.get(window - 1, 0)
         if self._observer is not None:
-            self._observer.counted(key)
+            for _ in range(writes):
+                self._observer.counted(key)
         return found
 
     def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
