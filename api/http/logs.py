@@ -15,6 +15,7 @@ from typing import Any
 
 SLOW_MS = 500.0  # a request this slow is logged whatever it was (as a warning)
 READ_SAMPLE = 100  # one successful read in this many is logged at info (by request id)
+FAILURE = "wordle.failure"  # the environ's (cause, error) of a 503, logged with the request
 
 
 CLIENT_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_.:/+=")

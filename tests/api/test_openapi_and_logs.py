@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import re
 import zlib
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
@@ -71,22 +69,6 @@ def test_openapi_error_responses_match_the_error_shape(game: Game) -> None:
 
 
 # ---------------------------------------------------------------------------- logs
-
-
-@pytest.fixture
-def log_lines() -> Iterator[io.StringIO]:
-    logger = logging.getLogger("wordle_tournament")
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logs.JsonFormatter())
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
-        yield stream
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
 
 
 def test_logs_are_json_lines_with_a_request_id(game: Game, log_lines: io.StringIO) -> None:

@@ -15,13 +15,10 @@ import pytest
 
 from api.loadtest.prices import PriceModel
 from api.storage.dynamodb.schema import table_definition
-from tests.api import test_openapi_and_logs
 from tests.deploy.conftest import INFRA, ROOT
 from tests.deploy.test_infra import cfn
 
 FUNCTION = "wordle-tournament-${Stage}"
-# The fixture of the app's JSON log lines, captured.
-log_lines = test_openapi_and_logs.log_lines
 LOG_GROUP = "/aws/lambda/wordle-tournament-${Stage}"
 
 

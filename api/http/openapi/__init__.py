@@ -74,7 +74,8 @@ def openapi_document() -> JSON:
         },
         "/v1/health": {
             "get": op(
-                "Liveness and storage check; names the store and the table",
+                "Liveness and storage check (the store read and written); names the store and "
+                "the table",
                 {"200": json_body(ref("Health"), "Healthy")},
                 auth=False,
                 errors=("429", "503"),

@@ -42,6 +42,8 @@ from api.storage.dynamodb.small_items import (
     clock_request,
     count_request,
     counts,
+    probe_item,
+    probe_request,
     rebuild_request,
 )
 from api.storage.dynamodb.table import create_if_missing, ensure_ttl, wait_active
@@ -347,6 +349,13 @@ class DynamoRepository(Repository):
     def ping(self) -> None:
         """A GetItem of a key that never exists: the cheapest data-plane call (0.5 unit)."""
         self._table.get("ping", keys.PING, consistent=False)
+
+    def probe(self, now: int) -> None:
+        """An UpdateItem of the health item, about 30 bytes: one write unit."""
+        request = probe_request(self._conn, now)
+        with translated():
+            self._conn.connection.dispatch("UpdateItem", request)
+        self._observer.wrote("probe", keys.HEALTH, probe_item(now))
 
     # ------------------------------------------------------------------ the table's life
 

@@ -1,5 +1,6 @@
 """Small items beside the records, as DynamoDB requests and replies: rate-limit counters
-(`R#<key>`, api/service/limits.py) and storage's heartbeat (`S#clock`, api/service/outages.py).
+(`R#<key>`, api/service/limits.py), storage's heartbeat (`S#clock`, api/service/outages.py) and
+the health check's write (`S#health`, /v1/health).
 """
 
 from __future__ import annotations
@@ -123,6 +124,20 @@ def counts(item: dict[str, Any], window: int) -> tuple[int, int]:
         return int(item.get(name, {}).get("N", "0"))
 
     return number(f"{COUNT}{window}"), number(f"{COUNT}{window - 1}")
+
+
+def probe_item(now: int) -> dict[str, Any]:
+    """The health item as a probe at `now` leaves it."""
+    return {"pk": {"S": keys.HEALTH}, ClockItem.beat_at.attr_name: {"N": str(now)}}
+
+
+def probe_request(conn: TableConnection, now: int) -> dict[str, Any]:
+    """An unconditional UpdateItem of `S#health`: the cheapest write that must reach the
+    store's disk (a write whose condition fails writes nothing, so proves nothing)."""
+    kwargs: dict[str, Any] = conn.get_operation_kwargs(
+        keys.HEALTH, actions=[ClockItem.beat_at.set(now)]
+    )
+    return kwargs
 
 
 def clock_record(item: dict[str, Any]) -> ClockRecord:

@@ -80,6 +80,7 @@ class InMemoryRepository(Repository):
         self._contacts: dict[str, dict[str, int]] = {}
         self._lobby_contacts: dict[str, dict[str, int]] = {}
         self._counters: dict[str, dict[int, int]] = {}
+        self._health: int | None = None  # the health item's stamp (probe)
         self._counters_kept = 50_000  # subjects kept before forgetting those not counted lately
         self._heartbeat: ClockRecord | None = None
         self._history = MemoryHistory(self._table, self._observer)
@@ -100,6 +101,11 @@ class InMemoryRepository(Repository):
 
     def ping(self) -> None:
         """Always reachable."""
+
+    def probe(self, now: int) -> None:
+        """Always writable: the health item is kept like any other."""
+        with self._lock:
+            self._health = now
 
     def _stamps(self, key: Key) -> dict[str, int]:
         """The contact map stored beside a tournament or lobby; the caller holds the lock."""
