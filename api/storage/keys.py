@@ -21,7 +21,9 @@ Items (partition key `pk`):
 Index partitions (how many shards each has is the deployment's `Layout`, api/storage/layout.py):
 `due` holds live tournaments in `D#<shard>` and open lobbies in `DL#<shard>`; `fill` open lobbies
 in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`; `history` a player's lines
-under their id; `active` players' statistics in `A#<part>`.
+under their id, and (D19) under `F#review` the statistics of every player whose fair-play status
+is not ok, by when it was set; `active` players' statistics in `A#<part>`, fair play's held
+players aside.
 """
 
 from __future__ import annotations
@@ -112,6 +114,9 @@ DUE = "D#"
 LOBBY_DUE = "DL#"
 FILL = "O#"
 ACTIVE = "A#"
+# D19: the `history` index's partition of the players operators review (flagged, confirmed or
+# cleared): no player id has this shape (ids are `p_<hex>`), so no player's history meets it.
+REVIEW = "F#review"
 RATING_BAND = 200
 
 
@@ -138,6 +143,11 @@ def active_key(part: int) -> str:
 
 def active_shard(player_id: str) -> str:
     return active_key(part_of(player_id))
+
+
+def review_sort_key(status_at: int | None, player_id: str) -> str:
+    """The sort key of a reviewed player's statistics under REVIEW: when the status was set."""
+    return f"{status_at or 0:013d}#{player_id}"
 
 
 def history_sort_key(finished_at: int, tournament_id: str) -> str:
