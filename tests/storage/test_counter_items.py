@@ -79,6 +79,39 @@ def test_a_bots_guesses_keep_its_counter_item_bounded(store: str, make_table: Ma
     assert max(sizes) <= BOUND, max(sizes)
 
 
+MONTH_MS = 30 * DAY_MS
+DAILY_SPELL_MS = 10 * 60_000
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_a_month_of_a_bots_budget_keeps_its_counter_item_bounded_on_an_engine(
+    store: str, make_table: MakeTable
+) -> None:
+    """A month of the bot's guesses as the month's model sends them, on the engine: the first
+    ten minutes of every day (about 450 counts over 30 days: all 67,000 of the month take about
+    20 minutes on DynamoDB Local, `python -m tests.storage.bot_play`; the fake plays them all
+    above), the item read back
+    after each. The window numbers, the TTL and the counts are the month's, and every day begins
+    after a night's idle spell: the code before left a window behind on most gaps, so its item
+    would have grown all month (600 B after an hour); this one keeps two windows, BOUND bytes at
+    most, from the first day to the last."""
+    repo = make_table(store)
+    start = next(guess_times(MONTH_MS))
+    times = [t for t in guess_times(MONTH_MS) if (t - start) % DAY_MS < DAILY_SPELL_MS]
+    per_day: dict[int, list[int]] = {}
+    found = []
+    for t in times:
+        window = t // GUESS_WINDOW_MS
+        found.append(repo.count(SUBJECT, window, GUESS_WINDOW_MS, 1))
+        item = stored(repo, SUBJECT)
+        assert windows_in(item)[0] >= window - 1, item
+        per_day.setdefault((t - start) // DAY_MS, []).append(item_size(item))
+    assert found == expected_counts(times)
+    assert sorted(per_day) == list(range(30)) and len(times) > 400
+    assert max(max(sizes) for sizes in per_day.values()) <= BOUND
+    assert max(per_day[29]) <= max(per_day[0]) + 1  # the last day's item is the first day's
+
+
 @pytest.mark.parametrize("store", ["memory", *STORES])
 def test_counts_across_idle_spells_and_late_refunds_are_exact(
     store: str, make_table: MakeTable
