@@ -349,7 +349,7 @@ def test_openapi_documents_languages_nicknames_lengths_and_limits(game: Game) ->
 
 
 def test_the_nickname_pattern_agrees_with_the_server_below_u0300() -> None:
-    """Issue 22: the documented pattern is as strict as the server for every character it spells
+    """The documented pattern is as strict as the server for every character it spells
     out (below U+0300): a name with one such character between letters matches it exactly when
     the server stores it (whitespace: collapsed into a space), and a name of such characters
     without a letter ("000", "1-2.3") matches it exactly when the server stores it too (never:

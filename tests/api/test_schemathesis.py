@@ -72,7 +72,7 @@ BEYOND_THE_DOCUMENT = {"length", "blocked", "look_alike"}
 
 
 def beyond_the_document(case: Any, response: Any) -> None:
-    """Issue 22: a positive case's 422 is a rule the document cannot hold, nothing else (the
+    """A positive case's 422 is a rule the document cannot hold, nothing else (the
     history cursor, a guess of whitespace and a nickname without a letter were such 422s)."""
     if response.status_code != 422:
         return

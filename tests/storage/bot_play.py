@@ -4,7 +4,8 @@
 Tournaments back to back: a wait in the queue, then one to three rounds (knocked out, or on to
 the next), each an intro and a duel of up to six guesses a turn apart, and a wait between
 rounds while the other duels end. Gaps between guesses run from 2 s to a few minutes: the
-pattern that left a window behind on every longer gap (issue 22: 85 B to 580 B in an hour).
+pattern that left a window behind on every longer gap, before counters were bounded (85 B to
+580 B in an hour).
 """
 
 from __future__ import annotations

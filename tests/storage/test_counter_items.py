@@ -1,4 +1,4 @@
-"""Rate-limit counters stay small (issue 22): an item holds only the windows that can still
+"""Rate-limit counters stay small: an item holds only the windows that can still
 count, written in the very update that counts, on the fake, moto and DynamoDB Local alike;
 counters stored by the code before keep counting, and shrink on their next count."""
 

@@ -1,4 +1,4 @@
-"""`make run` deletes expired items itself (issue 22): DynamoDB Local and moto accept the
+"""`make run` deletes expired items itself: DynamoDB Local and moto accept the
 table's TTL and never carry it out (api/local/ttl.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`make run` heals its store (issue 22): DynamoDB Local killed mid-game is reaped and started
+"""`make run` heals its store: DynamoDB Local killed mid-game is reaped and started
 again on the same data, requests meanwhile get a quick 503 with Retry-After, and the game goes
 on with nothing lost; a DynamoDB Local that cannot come back ends `make run` with a clear
 message and exit status 69; a full disk is named in /v1/health and in the 503's log line."""
