@@ -30,7 +30,7 @@ from api.scale.sample import SampleResult
 from api.scale.world import Phase
 from api.service.limits import Budget, spread_shards
 from api.storage.dynamodb.history_items import COPIES
-from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX, counter_key
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, ACTIVE_SPREAD, DUE_INDEX, counter_key
 from api.storage.layout import Layout
 from api.storage.metering.traffic import TABLE, KeyRate, index_names
 
@@ -194,7 +194,7 @@ def scale(
     shards = {
         (DUE_INDEX, "D"): layout.due_shards,
         (DUE_INDEX, "DL"): layout.lobby_due_shards,
-        (ACTIVE_INDEX, "A"): ACTIVE_SHARDS,
+        (ACTIVE_INDEX, "A"): ACTIVE_SHARDS * ACTIVE_SPREAD,
         (TABLE, counter_key("create:*")): spread_shards(Budget(creations_per_minute, 60)),
     }
     keys, totals = key_loads(
@@ -206,6 +206,8 @@ def scale(
         concurrent,
         instances,
         refresh_reads(sample, players * population.active_per_player),
+        layout.clock_copies,
+        sample.world.ctx.settings.heartbeat_ms / 1000,
     )
     return Scaled(
         players,

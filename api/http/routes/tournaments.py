@@ -10,6 +10,7 @@ from flask import Flask, Response, jsonify, request
 from api.http import polling
 from api.http.caching import JSON_ENCODER as _JSON
 from api.http.caching import not_modified as _not_modified
+from api.http.caching import seen_version
 from api.http.requests import body, caller, integer
 from api.service import Service, where
 from api.service import errors as svc
@@ -66,7 +67,7 @@ def install(app: Flask, service: Service) -> None:
     def tournament_state(tournament_id: str) -> Response:
         watching = _watching()
         player = caller(service, contact=False)
-        snapshot = service.tournaments.state(player, tournament_id)
+        snapshot = service.tournaments.state(player, tournament_id, seen_version())
         position = Position(snapshot, player)
         if _not_modified(position.etag):
             return state_response(snapshot, player, None, watching, position)  # no view to build
