@@ -68,9 +68,7 @@ def test_a_client_is_shown_nothing_older_than_its_etag(make_app: Any, clock: Fak
         etag = answer.headers["ETag"]
 
 
-def test_a_change_decided_on_a_stale_read_is_decided_again(
-    make_app: Any, clock: FakeClock
-) -> None:
+def test_a_change_decided_on_a_stale_read_is_decided_again(make_app: Any, clock: FakeClock) -> None:
     """The client was shown version v-1; the eventually consistent read finds v-1 while v
     holds a guess; the turn then times out: the advance from v-1 fails its condition and is
     made again from v, so the guess stays and the skip follows it."""
