@@ -19,9 +19,10 @@ def caller(service: Service, *, contact: bool = True) -> PlayerRecord:
     """The player whose bearer token the request carries (401 otherwise), within the route's
     per-token budget (429 otherwise; bots have none). The request is contact (D9) unless the
     route stamps it itself (`contact=False`: the tournament routes)."""
-    player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
-    request.environ[PLAYER_ID] = player.id
-    request.environ[CALLER] = player
+    environ = request.environ  # one look-up of the request's context, not three
+    player = service.players.authenticate(environ.get("HTTP_AUTHORIZATION"))
+    environ[PLAYER_ID] = player.id
+    environ[CALLER] = player
     if not player.bot:
         spend_token_budget(service, player.id)
     if contact:

@@ -20,6 +20,8 @@ from api.storage.records import PlayerRecord
 
 def _watching() -> str | None:
     """`?watch=<duel id>`: the duel the client shows (R9), which the poll advice follows."""
+    if not request.environ.get("QUERY_STRING"):
+        return None  # most polls: no query string to parse
     duel = request.args.get("watch")
     if duel is not None and not DUEL_ID.fullmatch(duel):
         raise svc.BadRequest("watch must be a duel id such as 'r3d2'")
@@ -48,18 +50,15 @@ def state_response(
     at = position or Position(snapshot, player)
     viewer = polling.Viewer(player.id, at.place["group_id"], watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
-    text = "" if view is None else _JSON.encode(view)
-    return Response(
-        text,
-        status=304 if view is None else 200,
-        mimetype="application/json",
-        headers={
-            "ETag": at.etag,
-            "Poll-Interval": polling.header(advice),
-            "Cache-Control": "no-cache",
-            "Where": at.text,
-        },
-    )
+    headers = [
+        ("ETag", at.etag),
+        ("Poll-Interval", polling.header(advice)),
+        ("Cache-Control", "no-cache"),
+        ("Where", at.text),
+    ]
+    if view is None:  # a 304 has no body, so no content type either (RFC 9110, 15.4.5)
+        return Response(status=304, headers=headers)
+    return Response(_JSON.encode(view), status=200, headers=headers, mimetype="application/json")
 
 
 def install(app: Flask, service: Service) -> None:
