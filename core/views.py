@@ -73,10 +73,13 @@ def duel_summary(duel: Duel) -> JSON:
     }
 
 
-def player_view(p: Player, rnd: Round, provisional: dict[str, tuple[int, int]]) -> JSON:
-    """A player's line: lives and status now, the start rating every change is computed from
-    (D5), the round they went out, and their place and rating change — fixed, or provisional
-    while the round that eliminated them is still being played (R9, D1)."""
+def player_view(
+    p: Player, rnd: Round, provisional: dict[str, tuple[int, int]], reconnect_ms: int
+) -> JSON:
+    """A player's line: lives and status now (and for one who left, why: R20 or D9), the start
+    rating every change is computed from (D5), the round they went out, and their place and
+    rating change — fixed, or provisional while the round that eliminated them is still being
+    played (R9, D1)."""
     mine = provisional.get(p.id)
     return {
         "id": p.id,
@@ -84,12 +87,22 @@ def player_view(p: Player, rnd: Round, provisional: dict[str, tuple[int, int]]) 
         "bot": p.bot,
         "lives": p.lives,
         "status": p.status,
+        "left_reason": left_reason(p, reconnect_ms),
         "place": p.place,
         "rating_change": p.rating_change,
         "rating": p.rating,
         "out_round": (rnd.number if p.out_round is None else p.out_round) if p.lives == 0 else None,
         "provisional": None if mine is None else {"place": mine[0], "rating_change": mine[1]},
     }
+
+
+def left_reason(p: Player, reconnect_ms: int) -> str | None:
+    """Why a player who left did: "away" when the reconnect window ran out (D9: the server
+    removes them at their last contact + the window), "left" when they chose to (R20); None
+    for a player who did not leave."""
+    if p.left_at is None:
+        return None
+    return "away" if p.left_at == p.last_contact + reconnect_ms else "left"
 
 
 def tournament_view(t: Tournament, viewer: str | None, now: int) -> JSON:
@@ -116,7 +129,7 @@ def tournament_view(t: Tournament, viewer: str | None, now: int) -> JSON:
             "intro_ms": t.timing.intro_ms,
             "reconnect_ms": t.timing.reconnect_ms,
         },
-        "players": [player_view(p, rnd, provisional) for p in t.players],
+        "players": [player_view(p, rnd, provisional, t.timing.reconnect_ms) for p in t.players],
         "pairings": [list(d.players) for d in rnd.duels],
         "bye": rnd.bye,
         "you": viewer,

@@ -33,7 +33,13 @@ def check_language(language: Any) -> str:
     return language
 
 
-def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> dict[str, Any]:
+def lobby_view(
+    record: LobbyRecord,
+    nicknames: dict[str, str] | None = None,
+    bots: set[str] | None = None,
+) -> dict[str, Any]:
+    """A lobby's seats: nicknames when `nicknames` are known, and whether each is a house bot
+    when `bots` (the seated bots' ids) is known, else null."""
     lobby = record.lobby
     return {
         "id": lobby.id,
@@ -41,7 +47,11 @@ def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> 
         "created_at": lobby.created_at,
         "rating": round(lobby.rating) if lobby.seats else None,
         "seats": [
-            {"player_id": s.player, "nickname": (nicknames or {}).get(s.player)}
+            {
+                "player_id": s.player,
+                "nickname": (nicknames or {}).get(s.player),
+                "bot": None if bots is None else s.player in bots,
+            }
             for s in lobby.seats
         ],
         "open_seats": lobby.open_seats,
@@ -198,7 +208,7 @@ class Matchmaking:
             "max": me.rating + lb.RATING_WINDOW,
             "widens": False,
         }
-        idle = {"queued": False, "window": window, "lobby": None}
+        idle = {"queued": False, "window": window, "lobby": None, "bots_at": None}
         if me.lobby_id is None:
             return idle
         lobby_id = me.lobby_id
@@ -216,6 +226,7 @@ class Matchmaking:
         if tended is None or not tended.open:
             return idle  # it started (or the player is gone): GET /v1/me says where
         together = {s.player for s in tended.lobby.seats}
+        seated = guarded(lambda: self.ctx.repo.get_players(list(together)))
         searching = sum(
             1
             for other in around
@@ -227,9 +238,20 @@ class Matchmaking:
             "queued": True,
             "waited_ms": max(0, now - (me.queued_at or now)),
             "searching_in_window": searching,
+            "bots_at": self.bots_at(seated),
             "window": window,
-            "lobby": lobby_view(tended),
+            "lobby": lobby_view(tended, bots={p.id for p in seated if p.bot}),
         }
+
+    def bots_at(self, seated: list[PlayerRecord]) -> int | None:
+        """When house bots fill the open lobby whose players are `seated`: WT_BOT_FILL_SECONDS
+        after its last seat was taken (the latest `queued_at`; a D15 move keeps a player's),
+        once a person sits in it. None when house bots are off or only bots sit there."""
+        settings = self.ctx.settings
+        taken = [p.queued_at for p in seated if p.queued_at is not None]
+        if not settings.bots or not taken or all(p.bot for p in seated):
+            return None
+        return max(taken) + settings.bot_fill_ms
 
     def lobby(self, player: PlayerRecord, lobby_id: str) -> dict[str, Any]:
         if not is_id(lobby_id, "l"):
@@ -241,8 +263,11 @@ class Matchmaking:
         if player.id not in seats:
             raise errors.Forbidden("only seated players may see a lobby", code="not_seated")
         self.lobbies.heard_from(record, player.id, self.ctx.now())
-        known = {p.id: p.nickname for p in guarded(lambda: self.ctx.repo.get_players(seats))}
+        players = guarded(lambda: self.ctx.repo.get_players(seats))
+        known = {p.id: p.nickname for p in players}
         present = [s for s in seats if s in known]
         return lobby_view(
-            record, dict(zip(present, names.shown([known[s] for s in present]), strict=True))
+            record,
+            dict(zip(present, names.shown([known[s] for s in present]), strict=True)),
+            bots={p.id for p in players if p.bot},
         )

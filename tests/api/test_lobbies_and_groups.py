@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from api.storage.repository import Put
-from tests.api.conftest import BOTH
+from flask import Flask
+
+from api.config import Settings
+from api.storage.repository import Put, Repository
+from tests.api.clock import FakeClock
+from tests.api.conftest import BOTH, TIMING, game_for
 from tests.api.game import Game, Player
 
 
@@ -197,3 +202,34 @@ def test_r22_whole_group_of_eight_starts_at_once(game: Game) -> None:
     assert tid is not None and r.get_json()["open_seats"] == 0
     st = game.state(friends[3], tid)
     assert {p["id"] for p in st["players"]} == {p.id for p in [leader, *friends]}
+
+
+def test_the_queue_says_when_house_bots_fill_the_lobby(
+    make_app: Callable[..., Flask], clock: FakeClock, repo: Repository
+) -> None:
+    """`bots_at`: WT_BOT_FILL_SECONDS after the lobby's last seat was taken, and later again
+    when someone sits down; null when house bots are off, for a player not queued, and once
+    the lobby has started."""
+    fill = 15_000
+    game = game_for(
+        make_app(repo, settings=Settings(timing=TIMING, bots=True, bot_fill_ms=fill)), clock, repo
+    )
+    first, second = game.new_players(2)
+    assert game.get("/v1/queue", first).get_json()["bots_at"] is None  # not queued
+    join(game, first)
+    seated_at = game.clock.ms
+    assert game.get("/v1/queue", first).get_json()["bots_at"] == seated_at + fill
+    game.clock.advance(4_000)
+    join(game, second)
+    for p in (first, second):
+        assert game.get("/v1/queue", p).get_json()["bots_at"] == seated_at + 4_000 + fill
+    rest = game.new_players(6)
+    for p in rest:
+        join(game, p)
+    assert game.get("/v1/queue", first).get_json()["bots_at"] is None  # full: it started
+
+    off = game_for(make_app(repo, settings=Settings(timing=TIMING, bots=False)), clock, repo)
+    alone = off.new_player()
+    join(off, alone)
+    status = off.get("/v1/queue", alone).get_json()
+    assert status["queued"] and status["bots_at"] is None

@@ -52,13 +52,14 @@ def test_r25_invalid_nicknames_are_refused(bad: str) -> None:
 
 def test_r25_views_show_nicknames_and_start_ratings_nothing_more() -> None:
     """Anonymous players (R25): a nickname, and the rating everyone started with (D5, shown so
-    that results read rating before → after); no contact times, nothing else."""
+    that results read rating before → after); no contact times, nothing else (whether a player
+    who left was away or chose to, `left_reason`, tells no time)."""
     t = start(ratings=[1000, 1010, 990, 1200, 1000, 1000, 1000, 1000])
     players = views.tournament_view(t, "p0", 0)["players"]
     assert [p["nickname"] for p in players] == [p.nickname for p in t.players]
     assert [p["rating"] for p in players] == [p.rating for p in t.players]
     allowed = {"id", "nickname", "bot", "lives", "status", "place", "rating_change", "rating"}
-    assert all(set(p) == allowed | {"out_round", "provisional"} for p in players)
+    assert all(set(p) == allowed | {"out_round", "provisional", "left_reason"} for p in players)
 
 
 def test_r3_simulated_tournaments_last_8_to_10_rounds_and_15_to_20_minutes() -> None:

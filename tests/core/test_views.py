@@ -6,7 +6,17 @@ import json
 
 from core import tournament as tm
 from core import views
-from tests.core.helpers import TURN, WORDS, loses, play_duel, play_round, with_lives, wrong_guess
+from core.timing import Timing
+from tests.core.helpers import (
+    TURN,
+    WORDS,
+    loses,
+    play_duel,
+    play_round,
+    start,
+    with_lives,
+    wrong_guess,
+)
 
 
 def test_d4_both_players_see_every_row_whose_turn_and_the_deadline(live: tm.Tournament) -> None:
@@ -78,3 +88,21 @@ def test_r9_eliminated_player_sees_place_and_rating_change_and_may_watch(
     assert len(view["duels"]) == 3 and view["bye"] is not None
     watched = views.duel_view(t.round.duels[0], out, now)
     assert "secret" not in watched and watched["your_turn"] is False
+
+
+def test_r20_d9_a_player_who_left_says_why_away_or_by_choice() -> None:
+    """`left_reason`: "away" for a player removed when the 60 s window ran out (D9), "left" for
+    one who chose to (R20), null for everyone else; a client tells them apart on coming back."""
+    window = 60_000
+    t = start(seed=3, timing=Timing(reconnect_ms=window))
+    quitter, away = t.players[0].id, t.players[1].id
+    others = [p.id for p in t.players if p.id not in (quitter, away)]
+    t, _ = tm.leave(t, quitter, 5_000, WORDS)
+    for p in others:  # everyone else keeps in touch; `away` is never heard from again
+        t, _ = tm.contact(t, p, window - 1_000, WORDS)
+    t, _ = tm.advance(t, window + 1, WORDS)
+    lines = {p["id"]: p for p in views.tournament_view(t, away, window + 1)["players"]}
+    assert (lines[quitter]["status"], lines[quitter]["left_reason"]) == ("left", "left")
+    assert (lines[away]["status"], lines[away]["left_reason"]) == ("left", "away")
+    assert t.player(away).left_at == window  # removed at its last contact (0) + the window
+    assert all(lines[p]["left_reason"] is None for p in others)

@@ -59,16 +59,22 @@ class Live:
     app: Flask
 
 
+BOT_KEY = "web-e2e-bot-key"
+
+
 @contextmanager
-def serving(timing: Timing, bots: bool) -> Iterator[Live]:
+def serving(
+    timing: Timing, bots: bool, bot_fill_ms: int = 300, think_scale: float = 0.25
+) -> Iterator[Live]:
     """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
-    bots' pool, which fills a lobby with a person in it after 300 ms."""
+    bots' pool, which fills a lobby with a person in it after `bot_fill_ms`; they think
+    `think_scale` of their usual time."""
     settings = Settings(
         timing=timing,
         rate_limits=False,
         bots=bots,
-        bot_fill_ms=300,
-        bot_key="web-e2e-bot-key",
+        bot_fill_ms=bot_fill_ms,
+        bot_key=BOT_KEY,
     )
     service = Service(Context(InMemoryRepository(), settings))
     app = create_app(service)
@@ -78,7 +84,11 @@ def serving(timing: Timing, bots: bool) -> Iterator[Live]:
     if bots:
         # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
         pool = BotPool(
-            url, settings, service.ctx.repo, tick_s=0.2, options=PlayOptions(think_scale=0.25)
+            url,
+            settings,
+            service.ctx.repo,
+            tick_s=0.2,
+            options=PlayOptions(think_scale=think_scale),
         )
         pool.install(app)
     thread = threading.Thread(target=server.serve_forever, name="web-e2e", daemon=True)
@@ -95,7 +105,10 @@ def serving(timing: Timing, bots: bool) -> Iterator[Live]:
         server.shutdown()
 
 
-SHORT = Timing(turn_ms=TURN_MS, intro_ms=INTRO_MS, reconnect_ms=RECONNECT_MS)
+# Against the bots, an intro a test can still catch after its lobby's checks and screenshot on
+# a busy machine (a 1 s intro went by unseen: the language tests then waited for it in vain).
+BOTS_INTRO_MS = 2_500
+SHORT = Timing(turn_ms=TURN_MS, intro_ms=BOTS_INTRO_MS, reconnect_ms=RECONNECT_MS)
 
 
 @pytest.fixture(scope="session")

@@ -14,14 +14,16 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from api.bots.client import BotClient
-from api.bots.http import Http
+from api.bots.http import ApiError, Http
 from api.service.tournaments import with_contacts
+from core import nicknames
 from core.duel import Duel
 from core.tournament_state import Tournament
 from tests.api.helpers import fillers
 
 JSON = dict[str, Any]
 WAIT_S = 20.0
+RACES = 3  # a guess sent as the turn ran out is read again and sent again, this many times
 
 
 def wait_until(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> Any:
@@ -38,14 +40,22 @@ def wait_until(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> 
 class Puppet:
     """One player over HTTP."""
 
-    def __init__(self, url: str, token: str | None = None, nickname: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        nickname: str | None = None,
+        bot_key: str | None = None,
+    ) -> None:
+        """A new player (a house bot with the server's `bot_key`), or the one of `token`."""
         self.client = BotClient(Http(url))
         if token is None:
-            self.client.create_player()
+            self.client.create_player(bot=bot_key is not None, bot_key=bot_key)
         else:
             self.client.token = token
             self.client.player_id = token.split(".", 1)[0]
         self.id: str = str(self.client.player_id)
+        self.nickname: str | None = None
         if nickname is not None:
             self.rename(nickname)
 
@@ -53,8 +63,22 @@ class Puppet:
         reply = self.client.call(method, path, body=body)
         return reply.body if isinstance(reply.body, dict) else {}
 
-    def rename(self, nickname: str) -> None:
-        self.call("PATCH", "/v1/me", {"nickname": nickname})
+    def rename(self, nickname: str) -> str:
+        """Take `nickname`, or (R25: a look-alike of someone on a leaderboard is refused, and a
+        session's server keeps its leaderboards) the first of "Ana 2", "Ana 3"… it accepts. The
+        name taken is `self.nickname`."""
+        for k in range(1, 50):
+            suffix = "" if k == 1 else f" {k}"
+            wanted = nickname[: nicknames.MAX_LENGTH - len(suffix)] + suffix
+            try:
+                self.call("PATCH", "/v1/me", {"nickname": wanted})
+            except ApiError as exc:
+                if exc.code != "invalid_nickname":
+                    raise
+                continue
+            self.nickname = wanted
+            return wanted
+        raise AssertionError(f"no free nickname like {nickname!r}")
 
     def me(self) -> JSON:
         return self.call("GET", "/v1/me")
@@ -79,15 +103,23 @@ class Puppet:
                 return {"gone": True}
             return bool(duel and duel["your_turn"]) and s
 
-        state = wait_until(ready, f"{self.id}'s turn")
-        if state.get("gone"):
-            return {}
-        duel = state["duel"]
-        return self.call(
-            "POST",
-            f"/v1/tournaments/{tid}/guesses",
-            {"row": len(duel["rows"]), "word": word, "duel": duel["id"]},
-        )
+        for _ in range(RACES):
+            state = wait_until(ready, f"{self.id}'s turn")
+            if state.get("gone"):
+                return {}
+            duel = state["duel"]
+            try:
+                return self.call(
+                    "POST",
+                    f"/v1/tournaments/{tid}/guesses",
+                    {"row": len(duel["rows"]), "word": word, "duel": duel["id"]},
+                )
+            except ApiError as exc:
+                # The turn ran out between the read and the guess (a loaded machine): the board
+                # moved on; read it again.
+                if exc.code not in ("stale_row", "not_your_turn"):
+                    raise
+        raise AssertionError(f"{self.id} lost the race for its turn {RACES} times")
 
 
 class Table:

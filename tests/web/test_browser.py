@@ -22,30 +22,11 @@ import pytest
 
 import wordlists
 from tests.web.conftest import TURN_MS, Live
+from tests.web.pages import Shots, new_page, view
 
 pytestmark = pytest.mark.slow
 
 TOURNAMENT_BUDGET_S = 150
-
-
-class Shots:
-    """Screenshots, numbered in the order they were taken."""
-
-    def __init__(self, page: Any, folder: Path, prefix: str) -> None:
-        self.page, self.folder, self.prefix = page, folder, prefix
-        self.n = 0
-        self.taken: list[Path] = []
-
-    def __call__(self, name: str) -> None:
-        self.n += 1
-        self.page.wait_for_timeout(350)  # let entry animations settle
-        path = self.folder / f"{self.prefix}-{self.n:02d}-{name}.png"
-        self.page.screenshot(path=str(path))
-        self.taken.append(path)
-
-
-def view(page: Any) -> str:
-    return str(page.evaluate("document.body.dataset.view || document.body.dataset.screen"))
 
 
 def board_rows(page: Any) -> int:
@@ -78,38 +59,6 @@ def invalid_word(length: int) -> str:
     word = ("x", "q") * length
     assert not wordlists.is_accepted("en", word[:length])
     return "".join(word[:length])
-
-
-def new_page(
-    browser: Any, width: int, height: int, locale: str = "en-US", **options: Any
-) -> tuple[Any, Any, list[str]]:
-    # The browser's preferred language picks the interface language (D17): English here, unless
-    # a test asks for another. `options` go to the context (e.g. color_scheme).
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, locale=locale, **options
-    )
-    page = context.new_page()
-    # The app sends a strict Content-Security-Policy (api/http/app.py): anything it blocks
-    # becomes a console error, and so fails the test like any other. (It also forbids eval, so
-    # every wait_for_function below is an arrow function: Playwright polls a plain expression
-    # string through eval.)
-    page.add_init_script(
-        "document.addEventListener('securitypolicyviolation', e => console.error("
-        "'CSP violation: ' + e.effectiveDirective + ' ' + e.blockedURI))"
-    )
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # The invalid guess's 422 is expected; any other console error or page error fails the test.
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and "status of 422" not in msg.text
-            else None
-        ),
-    )
-    page.set_default_timeout(20_000)
-    return context, page, errors
 
 
 def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
@@ -248,12 +197,10 @@ def test_a_browser_player_plays_a_whole_tournament_against_the_bots(
                     "#out-rating .pill.provisional", state="detached", timeout=60_000
                 )
                 shot("out-placed")
-                live = page.locator("#duel-grid .mini-duel.live")
-                if live.count():
-                    live.first.click()
-                    page.wait_for_selector("#watch #watch-board")
+                # R9: a live duel full size, without a click (tests/web/test_featured.py).
+                if page.locator("#duel-grid .mini-duel.live").count():
+                    page.wait_for_selector("#featured #featured-board")
                     shot("watch")
-                    page.click("#watch-back")
             continue
         page.wait_for_timeout(150)
     else:
@@ -300,7 +247,6 @@ def test_the_layout_fits_a_360_px_phone(live: Live, browser: Any, artifacts: Pat
     shot("intro")
 
     page.wait_for_selector("#duel #keyboard")
-    page.wait_for_timeout(300)
     no_overflow("duel")
     boxes = page.evaluate(
         """() => [...document.querySelectorAll('#keyboard .key')].map(k => {

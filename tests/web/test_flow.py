@@ -20,21 +20,13 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Live
+from tests.web.pages import Shots, join_in_browser, new_page
 from tests.web.puppets import Puppet, Table, wait_until
-from tests.web.test_browser import Shots, new_page
 
 pytestmark = pytest.mark.slow
 
 # An out player in a group polls every 2 s (docs/client.md): the new tournament shows within it.
 SEATED_WITHIN_MS = 4_500
-
-
-def join_in_browser(page: Any, table: Table) -> Puppet:
-    """The browser's player opens the group's invite link; its own token, as a puppet."""
-    page.goto(table.invite)
-    page.wait_for_selector("#members")
-    token = page.evaluate("localStorage.getItem('wt.token')")
-    return Puppet(table.live.url, token=token)
 
 
 def start_with_strangers(table: Table, seats: int) -> str:

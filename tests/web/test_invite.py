@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 
+from tests.web.catalogues import ENGLISH
 from tests.web.conftest import Live
-from tests.web.test_browser import Shots, new_page
+from tests.web.pages import Shots, join_in_browser, new_page
+from tests.web.puppets import Puppet, Table
+from tests.web.screen_checks import fits
 
 pytestmark = pytest.mark.slow
 
@@ -72,11 +75,11 @@ def test_a_friend_joins_through_the_invite_link_and_a_revoked_link_is_refused(
     shot_stranger = Shots(stranger, artifacts, "invite-revoked")
     stranger.goto(link)
     stranger.wait_for_selector("#toast.show.error")
-    assert stranger.locator("#toast").inner_text() == "This invite link is not valid (any more)"
+    refused = ENGLISH["error.bad_invite"]
+    assert refused == "This invite link no longer works. Ask for a new one."
+    assert stranger.locator("#toast").inner_text() == refused
     stranger.wait_for_function(
-        "() => "
-        "document.getElementById('alert').textContent"
-        " === 'This invite link is not valid (any more)'"
+        f"() => document.getElementById('alert').textContent === {refused!r}"
     )
     stranger.wait_for_selector("#play")  # back home, in no group
     assert stranger.evaluate("location.hash") == "#/"
@@ -106,3 +109,47 @@ def test_a_friend_joins_through_the_invite_link_and_a_revoked_link_is_refused(
     assert not friend_errors, friend_errors
     leader_ctx.close()
     friend_ctx.close()
+
+
+def test_d11_a_member_who_becomes_the_leader_gets_the_leaders_buttons_and_leaving_asks_first(
+    quiet: Live, browser: Any, artifacts: Path
+) -> None:
+    """D11: when the leader leaves, the member who becomes the leader gets Start and New link
+    at the group screen's next read, without a reload; "Leave group" asks first, and only its
+    risky answer leaves."""
+    context, page, errors = new_page(browser, 360, 740)
+    shot = Shots(page, artifacts, "group-leader")
+    page.goto(quiet.url)
+    page.wait_for_selector("#play")
+    table = Table(quiet, Puppet(quiet.url, nickname="Leader Lea"))
+    join_in_browser(page, table)
+    members(page, 2)
+    assert page.locator("#start").count() == 0 and page.locator("#new-invite").count() == 0
+    table.leader.call("DELETE", f"/v1/groups/{table.group['id']}/members/{table.leader.id}")
+    page.wait_for_selector("#start", timeout=5_000)  # the next 2 s poll, no reload
+    assert page.locator("#new-invite").is_visible()
+    members(page, 1)
+    assert page.locator("#members .member.me .badge").text_content() == ENGLISH["group.leader"]
+    shot("new-leader")
+    old = page.locator("#invite-link").input_value()
+    page.click("#new-invite")
+    page.wait_for_function(
+        f"() => document.getElementById('invite-link').value !== {old!r}", timeout=5_000
+    )
+
+    # Leaving asks first; "Stay" (the focused, safe answer) keeps the player in the group.
+    page.click("#leave-group")
+    page.wait_for_selector("#leave-group-dialog")
+    assert page.locator("#leave-group-dialog-title").inner_text() == ENGLISH["group.leave.title"]
+    assert page.evaluate("document.activeElement.id") == "leave-group-dialog-no"
+    fits(page, "the question before leaving the group")
+    shot("leave-question")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#leave-group-dialog", state="detached")
+    assert page.evaluate("location.hash") == "#/group"
+    page.click("#leave-group")
+    page.click("#leave-group-dialog-yes")
+    page.wait_for_selector("#play")
+    assert page.evaluate("location.hash") == "#/"
+    assert not errors, errors
+    context.close()

@@ -19,8 +19,8 @@ import pytest
 
 import wordlists
 from tests.web.conftest import Live
+from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table
-from tests.web.test_browser import Shots, new_page
 
 pytestmark = pytest.mark.slow
 
@@ -28,8 +28,9 @@ pytestmark = pytest.mark.slow
 def seated(
     live: Live, browser: Any, language: str = "en"
 ) -> tuple[Any, Any, list[str], Table, Puppet, str]:
-    """The browser's player and 7 puppets in a group; the tournament started and on screen."""
-    context, page, errors = new_page(browser, 1000, 860)
+    """The browser's player and 7 puppets in a group; the tournament started and on screen.
+    With motion (the keys wait for the row's flip, which reduced motion skips)."""
+    context, page, errors = new_page(browser, 1000, 860, reduced_motion="no-preference")
     page.goto(live.url)
     page.wait_for_selector("#play")
     table = Table(live, Puppet(live.url), [f"Pal {i}" for i in range(6)], language=language)

@@ -22,8 +22,8 @@ import pytest
 
 from core.timing import MAX_ROWS
 from tests.web.conftest import REAL_INTRO_MS, Live
+from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table, wait_until
-from tests.web.test_browser import Shots, new_page
 
 pytestmark = pytest.mark.slow
 

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from core.timing import MAX_ROWS
+from tests.web.catalogues import LOCALES, catalogue
 from tests.web.conftest import Live
+from tests.web.pages import Shots, new_page
 from tests.web.puppets import Puppet, Table, wait_until
-from tests.web.screen_checks import fits
-from tests.web.test_browser import Shots, new_page
-from tests.web.test_locales import catalogue
+from tests.web.screen_checks import fits, names_readable, no_lone_character, readable_shot
 
 pytestmark = pytest.mark.slow
 
@@ -84,18 +84,18 @@ def test_r9_the_lively_wait_shows_every_duel_and_opens_any_of_them(
     fits(page, "the lively wait")
     shot("phone")
 
-    # Any duel opens full size, followed through the state's ?watch= (R9).
-    target = others[-1]
+    # Any duel can be pinned full size, followed through the state's ?watch= (R9); the rest
+    # of the featured duel is tests/web/test_featured.py.
+    target = others[0]
     page.click(f"#mini-{target.id}")
-    page.wait_for_selector(f'#watch[data-duel="{target.id}"] #watch-board .brow.played')
+    page.wait_for_selector(f'#featured[data-duel="{target.id}"] #featured-board .brow.played')
     wait_until(lambda: any(f"watch={target.id}" in url for url in watched), "?watch=")
-    assert page.locator("#watch-board .brow.played").count() >= len(others)
-    fits(page, "a watched duel")
+    fits(page, "a pinned duel")
     shot("watch-phone")
     page.set_viewport_size(DESKTOP)
     shot("watch-desktop")
-    page.click("#watch-back")
-    page.wait_for_selector("#waiting #duel-grid")
+    page.click("#featured-unpin")
+    page.wait_for_selector("#waiting #duel-grid #featured, #waiting #featured")
 
     # We leave (R20): place and rating change at once, provisional until the round ends (D1).
     page.click("#t-leave")
@@ -150,6 +150,7 @@ def finished(quiet: Live) -> Iterator[tuple[str, str]]:
     goes out in round 3; one duel of round 2 is a draw; a puppet leaves in round 4; byes come as
     players go out. Yields the tournament and the token."""
     me = Puppet(quiet.url, nickname="Maximilian Alexander")  # 20 characters: the longest
+    assert me.nickname == "Maximilian Alexander"
     table = Table(quiet, Puppet(quiet.url, nickname="Leader Lea"), ["Ana", "Ben", "Cleo", "Eve"])
     table.add(Puppet(quiet.url, nickname="Dmitri Petrovich"))
     table.add(Puppet(quiet.url, nickname="Farid"))
@@ -176,7 +177,6 @@ def results_page(
     page.add_init_script(f"localStorage.setItem('wt.token', {token!r})")
     page.goto(f"{live.url}/#/t/{tid}")
     page.wait_for_selector("#results #standings")
-    page.wait_for_timeout(400)  # the medallion's entry animation
     return context, page, errors
 
 
@@ -192,7 +192,11 @@ def test_r7_the_results_show_rating_before_and_after_and_fit_a_360_px_phone(
         assert MOVE.match(rows.nth(i).locator(".move").inner_text())
     assert rows.locator(".who-note").count() == 0  # only the public results say who went out when
     assert re.fullmatch(r"1000 → \d+", page.locator("#your-rating").inner_text())
-    assert "Maximilian Alexander (you)" in page.locator("#standings .standing.you").inner_text()
+    # Our own row says "(you)" however long the name (it is the name that gets shortened).
+    mine = page.locator("#standings .standing.you")
+    assert mine.locator(".you-mark").inner_text() == "(you)"
+    assert mine.locator(".pname .sr-only").text_content() == "Maximilian Alexander"
+    names_readable(page, "the results")
     shot("phone")
     page.set_viewport_size(DESKTOP)
     shot("desktop")
@@ -200,24 +204,33 @@ def test_r7_the_results_show_rating_before_and_after_and_fit_a_360_px_phone(
     context.close()
 
 
-# The interface languages whose words made the results too wide (German, Dutch), and others.
-RESULTS_LOCALES = ["en", "de", "nl", "uz", "kk"]
-
-
-@pytest.mark.parametrize("code", RESULTS_LOCALES)
-def test_r7_the_results_fit_360_px_with_a_scrollbar_in_every_language(
+@pytest.mark.parametrize("code", LOCALES)
+def test_r7_the_results_and_the_story_read_well_at_360_px_in_every_language(
     quiet: Live, scrollbars_browser: Any, artifacts: Path, finished: tuple[str, str], code: str
 ) -> None:
-    """No sideways scrolling at 360 px, where a classic scrollbar takes 15 px of them."""
+    """At 360 px, where a classic scrollbar takes 15 px of them: no sideways scrolling, no word
+    broken inside itself, names of 12 characters or whole, "(you)" on our own row; then the
+    story, and the public results of the same tournament."""
+    tid, _ = finished
     context, page, errors = results_page(scrollbars_browser, quiet, finished, PHONE, code)
-    fits(page, f"the results in {code}")
     messages = catalogue(code)
     assert page.locator("#standings .standing").count() == 8
     assert page.locator("#open-story").inner_text() == messages["story.open"]
+    assert page.locator(".standing.you .you-mark").inner_text() == messages["group.you"]
     if code == "uz":
-        # Places are longest in Uzbek, written with their noun ("8-oʻrin").
-        assert re.match(r"Sen \d-oʻrindasan", page.locator("#your-result").inner_text())
-    page.screenshot(path=str(artifacts / f"lang-{code}-results.png"), full_page=True)
+        # Places are longest in Uzbek, written with their noun ("8-oʻrin"), the hyphen one that
+        # never breaks (U+2011).
+        assert re.match(r"Siz \d\u2011oʻrindasiz", page.locator("#your-result").inner_text())
+    width = PHONE["width"]
+    readable_shot(page, f"the results in {code}", artifacts / f"lang-{code}-results.png", width)
+    no_lone_character(page, "#share-preview .share-url", f"the share's address in {code}")
+    page.click("#open-story")
+    page.wait_for_selector("#story .story-round")
+    readable_shot(page, f"the story in {code}", artifacts / f"lang-{code}-story.png", width)
+    page.goto(f"{quiet.url}/#/r/{tid}")
+    page.wait_for_selector("#summary #standings")
+    summary = artifacts / f"lang-{code}-summary.png"
+    readable_shot(page, f"the public results in {code}", summary, width)
     assert not errors, errors
     context.close()
 

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Live
+from tests.web.pages import join_in_browser, new_page
 from tests.web.puppets import Puppet, Table
-from tests.web.test_browser import new_page
-from tests.web.test_flow import join_in_browser
 
 pytestmark = pytest.mark.slow
 
@@ -85,15 +84,12 @@ def test_a_duel_in_both_themes(quiet: Live, browser: Any, artifacts: Path) -> No
         me.play(tid, table.filler(duel, 1))
     table.miss(tid, opponent, 2)
     page.wait_for_selector("#duel #board .brow.played")
-    page.wait_for_timeout(700)  # the row's flip
     shows(page, "dark")
     page.screenshot(path=str(artifacts / "theme-duel-dark-desktop.png"))
     page.emulate_media(color_scheme="light")
     shows(page, "light")
-    page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "theme-duel-light-desktop.png"))
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "theme-duel-light-phone.png"))
     for puppet in [me, *table.puppets]:
         puppet.leave(tid)

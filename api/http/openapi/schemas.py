@@ -129,7 +129,15 @@ SCHEMAS: JSON = {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "properties": {"player_id": {"type": "string"}, "nickname": NULLABLE_STR},
+                    "properties": {
+                        "player_id": {"type": "string"},
+                        "nickname": NULLABLE_STR,
+                        "bot": {
+                            "type": ["boolean", "null"],
+                            "description": "A house bot (a practice player); null where the "
+                            "answer does not read the seated players.",
+                        },
+                    },
                 },
             },
             "open_seats": {"type": "integer"},
@@ -151,6 +159,15 @@ SCHEMAS: JSON = {
                     "Players within your rating window waiting in other lobbies nearby that "
                     "your lobby cannot merge with (D15); a lower bound, from the few fullest "
                     "lobbies of each rating band that a poll reads."
+                ),
+            },
+            "bots_at": {
+                **NULLABLE_INT,
+                "description": (
+                    "When practice players (house bots) fill the lobby's free seats, in ms "
+                    "since the epoch (server time): WT_BOT_FILL_SECONDS after its last seat "
+                    "was taken, once a person sits in it; it moves on when someone sits down. "
+                    "Null when house bots are off, or when you are not in an open lobby."
                 ),
             },
             "window": {

@@ -115,6 +115,7 @@ STATE_SCHEMAS: JSON = {
             "bot",
             "lives",
             "status",
+            "left_reason",
             "place",
             "rating_change",
             "rating",
@@ -127,6 +128,12 @@ STATE_SCHEMAS: JSON = {
             "bot": {"type": "boolean"},
             "lives": {"type": "integer"},
             "status": {"enum": ["playing", "out", "left", "winner"]},
+            "left_reason": {
+                "oneOf": [{"enum": ["away", "left"]}, {"type": "null"}],
+                "description": "Why a player whose status is left did: away (no contact for "
+                "the reconnect window, D9: removed at the last contact + the window) or left "
+                "(they left, R20). Null for everyone else.",
+            },
             "place": {**NULLABLE_INT, "description": "Fixed place (D1), once fixed."},
             "rating_change": {**NULLABLE_INT, "description": "Fixed rating change (R16)."},
             "rating": {

@@ -102,16 +102,24 @@ export async function request(method, path, { body, etag } = {}) {
   if (response.ok) tell(where || (write && data && data.where) || null);
   if (!response.ok) {
     const error = (data && data.error) || {};
-    const retry = response.headers.get("Retry-After");
     throw new ApiError(
       response.status,
       error.code || "error",
       error.message || response.statusText,
       error.details || {},
-      retry ? Number(retry) : null,
+      retryAfter(response.headers.get("Retry-After")),
     );
   }
   return { status: response.status, data, headers: response.headers };
+}
+
+// Retry-After in seconds: a number of seconds, or an HTTP date (RFC 9110); null without one.
+export function retryAfter(value) {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
 }
 
 export const get = (path, options) => request("GET", path, options);
@@ -130,7 +138,13 @@ export async function connect() {
       setToken(null);
     }
   }
-  const created = (await post("/v1/players")).data;
+  let created;
+  try {
+    created = (await post("/v1/players")).data;
+  } catch (err) {
+    err.creation = true; // a refused creation (429: too many new players) is told apart (app.js)
+    throw err;
+  }
   setToken(created.token);
   const { token: _secret, ...profile } = created;
   return profile;

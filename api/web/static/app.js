@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { colourBlind, loadLanguages, setColourBlind, store } from "./state.js";
 import { errorText, paletteButton } from "./screens/common.js";
+import { fitNames } from "./components/names.js";
 import { LOCALE_EVENT, loaded, preferredLocale, t, useLocale } from "./strings.js";
 import { match } from "./routes.js";
 import { tournamentPath } from "./paths.js";
@@ -159,6 +160,13 @@ async function relabel() {
   if (el) el.focus();
 }
 
+// Names are shortened to the room they have (components/names.js): fitted again when it changes.
+let refit = 0;
+function refitNames() {
+  cancelAnimationFrame(refit);
+  refit = requestAnimationFrame(() => fitNames(document));
+}
+
 // Runs `task` until it works, the page marked offline meanwhile (backing off to 5 s).
 async function untilOnline(task) {
   for (let attempt = 0; ; attempt++) {
@@ -178,12 +186,60 @@ let connecting = null;
 function player() {
   if (store.me) return Promise.resolve(store.me);
   if (!connecting) {
-    connecting = untilOnline(() => api.connect()).then((me) => {
+    connecting = untilOnline(() => untilCreated(() => api.connect())).then((me) => {
       store.me = me;
       return me;
     });
   }
   return connecting;
+}
+
+const CREATE_RETRY_S = 10; // when a refused creation names no Retry-After
+
+// A new player refused with 429 (the server's budgets for new players, per address or in all):
+// not a lost connection. The page says why and when it tries again, counts down, and tries again
+// by itself at that time, as often as it takes.
+async function untilCreated(task) {
+  for (;;) {
+    try {
+      return await task();
+    } catch (err) {
+      if (!(err && err.creation && err.status === 429)) throw err;
+      document.body.classList.remove("offline");
+      await limited(err.retryAfter ?? CREATE_RETRY_S, (err.details && err.details.scope) || null);
+    }
+  }
+}
+
+// Why, from the refusal's scope (the address, its network, everyone: too_many_new_players);
+// any other 429 of the creation gets the general words.
+const WHY = { address: "create.why.address", network: "create.why.network", global: "create.why.global" };
+
+function limited(seconds, scope) {
+  const until = Date.now() + Math.max(1, seconds) * 1000;
+  const text = h("p", { id: "create-wait", role: "timer" });
+  replace(
+    main,
+    h(
+      "section",
+      { class: "card center limited-card", id: "create-limited", role: "status" },
+      h("h1", { id: "create-title" }, t("create.title")),
+      h("p", { class: "limited-why", id: "create-why" }, t(WHY[scope] || "create.why")),
+      text,
+    ),
+  );
+  return new Promise((resolve) => {
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      const shown = t("create.wait", { n: Math.max(1, left) });
+      if (text.textContent !== shown) text.textContent = shown;
+      if (left > 0) return;
+      clearInterval(timer);
+      resolve();
+    };
+    const timer = setInterval(tick, 250);
+    tick();
+  });
 }
 
 async function boot() {
@@ -214,6 +270,7 @@ async function boot() {
     }
   }
   api.onWhere(follow);
+  window.addEventListener("resize", refitNames);
   window.addEventListener("hashchange", route);
   window.addEventListener(LOCALE_EVENT, relabel);
   route();

@@ -9,6 +9,15 @@ export function sync(serverTime, sentAt, receivedAt = Date.now()) {
   offset = serverTime - deviceAtServer;
 }
 
+// From an answer's Date header (whole seconds) when no state has given the exact offset: the
+// device's clock may be wrong by minutes; a second either way is what the header can tell.
+export function roughSync(dateHeader, sentAt, receivedAt = Date.now()) {
+  const serverTime = Date.parse(dateHeader || "");
+  if (!Number.isFinite(serverTime)) return;
+  const estimate = serverTime + 500 - (sentAt + receivedAt) / 2;
+  if (Math.abs(estimate - offset) > 1500) offset = estimate;
+}
+
 export function now() {
   return Date.now() + offset;
 }

@@ -64,3 +64,9 @@ export function toast(text, kind = "info") {
   }, 2600);
   announce(text, kind === "error");
 }
+
+// The player asked for less motion (prefers-reduced-motion): the CSS then runs every animation
+// in 0.01 ms, and code that waits for one (a row's flip) waits for nothing.
+export function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}

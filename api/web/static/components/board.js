@@ -1,8 +1,8 @@
 // The shared board of a duel: up to 12 rows, each showing who played it (R10, D4).
 
-import { h, replace } from "../dom.js";
+import { h, reducedMotion, replace } from "../dom.js";
 import { formatList, t } from "../strings.js";
-import { hue, initials, tileText } from "../screens/common.js";
+import { hue, initials, tileText, tone } from "../screens/common.js";
 
 export const MAX_ROWS = 12;
 const CLASS = { G: "mG", Y: "mY", "-": "mX" };
@@ -36,7 +36,7 @@ export class Board {
     }
     const len = duel.word_length;
     this.length = len;
-    if (this.seen !== null && duel.rows.length > this.seen) {
+    if (this.seen !== null && duel.rows.length > this.seen && !reducedMotion()) {
       this.flipFrom = this.flipping() ? this.flipFrom : this.seen;
       this.flipStart = this.flipping() ? this.flipStart : Date.now();
     }
@@ -106,7 +106,7 @@ export class Board {
   by(id, name) {
     return h(
       "span",
-      { class: "by", style: { "--hue": hue(id) }, title: name, "aria-hidden": "true" },
+      { class: "by", style: { "--hue": hue(id), "--tone": `${tone(hue(id))}%` }, title: name, "aria-hidden": "true" },
       initials(name),
     );
   }

@@ -82,8 +82,14 @@ function preview(result) {
     h("span", { class: "share-line" }, title),
     h("span", { class: "share-line" }, standing),
     duelLines,
-    h("span", { class: "share-line share-url" }, summaryUrl(result.id)),
+    h("span", { class: "share-line share-url" }, h("span", {}, breakable(summaryUrl(result.id)))),
   );
+}
+
+// An address that wraps only after a "/" (never leaving one character alone on a line).
+function breakable(url) {
+  const parts = url.split(/(?<=\/)/);
+  return parts.flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
 }
 
 // The same in words, for a screen reader.

@@ -54,11 +54,44 @@ export function hue(id) {
 }
 
 export function avatar(player, extra = "") {
+  const h_ = hue(player.id);
   return h(
     "span",
-    { class: `avatar ${extra}`, style: { "--hue": hue(player.id) }, "aria-hidden": "true" },
+    { class: `avatar ${extra}`, style: { "--hue": h_, "--tone": `${tone(h_)}%` }, "aria-hidden": "true" },
     initials(player.nickname),
   );
+}
+
+// The lightness (in %) at which a player's colour takes white initials at 4.5:1 or more (WCAG
+// AA): blues and reds stay bright, yellows and greens, bright by nature, get darker. It holds
+// for the avatar's gradient (hue at 65 %, hue + 40° at 60 % and 12 points darker) and for the
+// board's row markers (hue at 55 %).
+const TONES = new Map();
+const MAX_TONE = 55;
+const MIN_CONTRAST = 4.6;
+
+export function tone(hueDeg) {
+  if (!TONES.has(hueDeg)) {
+    let lightness = MAX_TONE;
+    const ok = (l) =>
+      whiteContrast(hueDeg, 65, l) >= MIN_CONTRAST &&
+      whiteContrast(hueDeg + 40, 60, l - 12) >= MIN_CONTRAST &&
+      whiteContrast(hueDeg, 55, l) >= MIN_CONTRAST;
+    while (lightness > 20 && !ok(lightness)) lightness -= 1;
+    TONES.set(hueDeg, lightness);
+  }
+  return TONES.get(hueDeg);
+}
+
+function whiteContrast(hueDeg, saturation, lightness) {
+  const s = saturation / 100;
+  const l = lightness / 100;
+  const k = (n) => (n + hueDeg / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n) => l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1));
+  const linear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const lum = 0.2126 * linear(channel(0)) + 0.7152 * linear(channel(8)) + 0.0722 * linear(channel(4));
+  return 1.05 / (lum + 0.05);
 }
 
 export function hearts(lives, max = 3) {

@@ -3,10 +3,12 @@
 
 import * as api from "../api.js";
 import { h, replace, toast } from "../dom.js";
+import { confirmDialog } from "../components/confirm.js";
 import { Poller, language, refreshMe } from "../state.js";
 import { t } from "../strings.js";
 import { tournamentPath } from "../paths.js";
 import { avatar, errorText } from "./common.js";
+import { fitNames, playerName } from "../components/names.js";
 
 const POLL_MS = 2000;
 
@@ -66,11 +68,24 @@ export async function mount(root, _arg, { go }) {
       render();
       toast(t("group.newInvite.done"));
     });
-  const leave = () =>
-    act(async () => {
+  // Leaving asks first, as leaving a tournament does: the way back is an invite link.
+  const leave = async () => {
+    const yes = await confirmDialog({
+      id: "leave-group-dialog",
+      title: t("group.leave.title"),
+      text: t("group.leave.confirm"),
+      yes: t("group.leave"),
+      no: t("group.leave.no"),
+    });
+    if (!yes) return;
+    await act(async () => {
       await api.del(`/v1/groups/${group.id}/members/${me.id}`);
       go("");
     });
+  };
+  // The leader's own button: drawn with the members, so that a member who becomes the leader
+  // (D11: when the leader leaves) gets it at the next read, without a reload.
+  const inviteActions = h("div", { class: "invite-actions" });
 
   function render() {
     linkInput.value = `${location.origin}${location.pathname}#/join/${encodeURIComponent(group.invite_code)}`;
@@ -89,8 +104,8 @@ export async function mount(root, _arg, { go }) {
           h(
             "span",
             { class: "member-name" },
-            m.nickname || "?",
-            m.player_id === me.id ? h("span", { class: "muted" }, " ", t("group.you")) : null,
+            playerName({ id: m.player_id, nickname: m.nickname || "?", bot: m.bot }),
+            m.player_id === me.id ? h("span", { class: "you-mark" }, t("group.you")) : null,
           ),
           m.player_id === group.leader ? h("span", { class: "badge gold" }, t("group.leader")) : null,
           h("span", { class: "member-rating" }, m.rating ?? ""),
@@ -98,7 +113,12 @@ export async function mount(root, _arg, { go }) {
         );
       }),
     );
+    fitNames(members);
     const isLeader = group.leader === me.id;
+    replace(
+      inviteActions,
+      isLeader ? h("button", { class: "btn link-btn", id: "new-invite", type: "button", onclick: newInvite }, t("group.newInvite")) : null,
+    );
     replace(
       actions,
       isLeader
@@ -134,9 +154,7 @@ export async function mount(root, _arg, { go }) {
           h("button", { class: "btn secondary", id: "copy-link", type: "button", onclick: copy }, t("group.copy")),
         ),
         h("p", { class: "hint" }, t("group.invite.hint")),
-        group.leader === me.id
-          ? h("button", { class: "btn link-btn", id: "new-invite", type: "button", onclick: newInvite }, t("group.newInvite"))
-          : null,
+        inviteActions,
       ),
       h("div", { class: "card" }, membersTitle, members),
       actions,

@@ -8,6 +8,7 @@ import { nicknameRefusal, nicknameRules, NICKNAME } from "../nickname.js";
 import { LOCALES, chooseLocale, has, locale, t } from "../strings.js";
 import { tournamentPath } from "../paths.js";
 import { errorText, initials } from "./common.js";
+import { exitNotice } from "./exit.js";
 
 const GROUP_POLL_MS = 2000;
 
@@ -128,11 +129,13 @@ export async function mount(root, _params, { go }) {
   );
   interfaceSelect.value = locale();
 
+  const notice = h("div", { class: "exit-slot", id: "exit-slot" });
   replace(
     root,
     h(
       "section",
       { class: "home screen", "aria-labelledby": "home-title" },
+      notice,
       h(
         "div",
         { class: "interface-picker" },
@@ -180,7 +183,7 @@ export async function mount(root, _params, { go }) {
         ),
         h("p", { class: "hint" }, t("home.group.hint")),
       ),
-      lastTournament(me, go),
+      lastTournament(me, go, notice),
       records(),
       h(
         "details",
@@ -202,7 +205,9 @@ export async function mount(root, _params, { go }) {
 
 // D14, R9: a player who is out (or has left) is free at once, and may come back to watch their
 // tournament until it ends, then read its results and story.
-function lastTournament(me, go) {
+// The same read says, once, what happened to a player who left it without seeing it happen
+// (removed after 60 s away, or left from another tab): screens/exit.js.
+function lastTournament(me, go, notice) {
   const id = me.last_tournament_id;
   if (!id) return null;
   const button = h("button", { class: "btn secondary wide", id: "last-tournament", type: "button", onclick: () => go(tournamentPath(id)) }, t("home.last.results"));
@@ -210,7 +215,10 @@ function lastTournament(me, go) {
   api
     .get(`/v1/tournaments/${encodeURIComponent(id)}/state`)
     .then(({ data }) => {
-      if (data && data.phase !== "finished") button.textContent = t("home.last.watch");
+      if (!data) return;
+      if (data.phase !== "finished") button.textContent = t("home.last.watch");
+      const shown = exitNotice(data, () => go(tournamentPath(id)));
+      if (shown) replace(notice, shown);
     })
     .catch(() => card.remove());
   return card;

@@ -10,6 +10,7 @@ import { language, store } from "../state.js";
 import { formatDate, t } from "../strings.js";
 import { shareCard, yourDuels } from "../components/share.js";
 import { errorText } from "./common.js";
+import { fitNames } from "../components/names.js";
 import { standingLine } from "./tournament/parts.js";
 import { pastRound } from "./tournament/story.js";
 
@@ -71,6 +72,7 @@ export async function mount(root, { id }) {
       ),
     ),
   );
+  fitNames(root);
   return null;
 }
 

@@ -1,10 +1,10 @@
 // A tournament, from the first intro to the results: one polled state drives every view.
 //
 // The views are modules of their own (screens/tournament/): the intro, the player's duel, the
-// lively wait and the watched duel, the player who is out, the results and the whole story.
+// lively wait with its featured duel, the player who is out, the results and the whole story.
 // This screen polls the state as the server advises (Poll-Interval, counted from the answer's
-// arrival, with ?watch= for a watched duel), keeps time between polls (an intro ends and a turn
-// runs out by the clock, docs/client.md), fetches the history when a round ends, and draws.
+// arrival, with ?watch= for the featured duel), keeps time between polls (an intro ends and a
+// turn runs out by the clock, docs/client.md), fetches the history when a round ends, and draws.
 
 import * as api from "../api.js";
 import * as clock from "../clock.js";
@@ -15,6 +15,8 @@ import { Poller, chooseLanguage, language, store } from "../state.js";
 import { t } from "../strings.js";
 import { errorText, paletteButton } from "./common.js";
 import { DuelView } from "./tournament/duel.js";
+import { FeaturedView, Spotlight } from "./tournament/featured.js";
+import { fitNames } from "../components/names.js";
 import { renderIntro } from "./tournament/intro.js";
 import { narrate } from "./tournament/narrate.js";
 import { renderLives } from "./tournament/lives.js";
@@ -22,7 +24,7 @@ import { runClocks } from "./tournament/parts.js";
 import { StoryData, compact } from "./tournament/story-data.js";
 import { renderResults } from "./tournament/results.js";
 import { renderStory } from "./tournament/story.js";
-import { WatchView, renderOut, renderWaiting } from "./tournament/wait.js";
+import { renderOut, renderWaiting } from "./tournament/wait.js";
 
 const TICK_MS = 200;
 const DEFAULT_POLL_S = 2;
@@ -48,8 +50,8 @@ class TournamentScreen {
     this.go = go;
     this.state = null;
     this.etag = null;
-    this.watching = null; // the id of a duel of this round shown full size (R9)
-    this.watchView = null;
+    this.spotlight = new Spotlight(); // the duel shown full size while the player waits (R9)
+    this.featuredView = null;
     this.duelView = null;
     this.mode = null;
     this.story = new StoryData(this.tid, () => this.render());
@@ -171,7 +173,8 @@ class TournamentScreen {
 
   async poll() {
     const sentAt = Date.now();
-    const watch = this.watching ? `?watch=${encodeURIComponent(this.watching)}` : "";
+    const watched = this.watchId();
+    const watch = watched ? `?watch=${encodeURIComponent(watched)}` : "";
     let response;
     try {
       response = await api.get(`/v1/tournaments/${encodeURIComponent(this.tid)}/state${watch}`, { etag: this.etag });
@@ -185,7 +188,9 @@ class TournamentScreen {
     }
     const arrived = Date.now();
     if (response.status === 200) this.accept(response.data, response.headers.get("ETag"), sentAt);
-    return this.advice(response, arrived);
+    // The featured duel changed since this poll was sent (the first draw, a pin, the next race):
+    // the advice was for another duel, so ask again at once, for this one.
+    return this.watchId() !== watched ? 0 : this.advice(response, arrived);
   }
 
   // docs/client.md: wait exactly Poll-Interval (decimal seconds) from the answer's arrival.
@@ -201,7 +206,8 @@ class TournamentScreen {
     const arrived = Date.now();
     this.story.remember(response.data && response.data.ended_duel);
     this.accept(response.data, response.headers.get("ETag"), sentAt);
-    this.poller.kick(this.advice(response, arrived));
+    // A write's answer is advised for no watched duel: with one featured now, ask for it at once.
+    this.poller.kick(this.watchId() ? 0 : this.advice(response, arrived));
   }
 
   pollSoon() {
@@ -215,7 +221,6 @@ class TournamentScreen {
     if (tag) this.etag = tag;
     for (const p of next.players) this.names.set(p.id, p.nickname);
     this.story.remember(next.duel);
-    if (this.watching && !next.duels.some((d) => d.id === this.watching)) this.watching = null;
     narrate(this, prev, next);
     // A round has ended: its story (and the player's last duel) is in the history, once a round.
     if ((next.history_rounds || 0) > this.story.count()) this.story.load();
@@ -234,7 +239,6 @@ class TournamentScreen {
     if (s.phase === "finished") return "results";
     if (stillIn && intro) return "intro";
     if (dueling) return "duel";
-    if (this.watching) return "watch";
     if (!stillIn) return "out";
     return "waiting";
   }
@@ -253,7 +257,6 @@ class TournamentScreen {
       this.duelView.destroy();
       this.duelView = null;
     }
-    if (next !== "watch") this.watchView = null;
     if (next === "duel") {
       if (!this.duelView || this.duelView.id !== this.state.duel.id) {
         if (this.duelView) this.duelView.destroy();
@@ -266,6 +269,7 @@ class TournamentScreen {
       this.mode = next;
       this.keepFocus(() => replace(this.stage, this.build(next)));
     }
+    fitNames(this.root);
     this.clocks();
   }
 
@@ -274,9 +278,7 @@ class TournamentScreen {
     if (mode === "waiting") return renderWaiting(this);
     if (mode === "out") return renderOut(this);
     if (mode === "results") return renderResults(this);
-    if (mode === "story") return renderStory(this);
-    if (!this.watchView) this.watchView = new WatchView(this);
-    return this.watchView.render() || renderWaiting(this);
+    return renderStory(this);
   }
 
   keepFocus(build) {
@@ -326,21 +328,47 @@ class TournamentScreen {
     }
   }
 
-  watch(duelId) {
-    const own = this.state.duel;
-    if (own && own.id === duelId && !own.result && this.stillIn()) return;
-    this.watching = duelId;
-    this.watchView = null;
-    this.render();
-    this.pollSoon(); // the advice follows the watched duel
-    const back = document.getElementById("watch-back");
-    if (back) back.focus();
+  // ---------------------------------------------------------------- the featured duel
+
+  // The duel shown full size in the lively wait, and its view (kept while it is the same duel).
+  featured() {
+    const id = this.featuredId();
+    if (!id) {
+      this.featuredView = null;
+      return null;
+    }
+    if (!this.featuredView || this.featuredView.id !== id) this.featuredView = new FeaturedView(this, id);
+    return this.featuredView.render();
   }
 
-  stopWatching() {
-    this.watching = null;
+  featuredId() {
+    return this.spotlight.update(this.state);
+  }
+
+  // The duel the next poll asks the server's advice for (?watch=): the featured one while the
+  // player waits or watches, none in their own duel or an intro.
+  watchId() {
+    if (!this.state || !["waiting", "out"].includes(this.mode)) return null;
+    return this.spotlight.watchId(this.state);
+  }
+
+  // A preview pressed: that duel full size (pressed again: back to the closest race).
+  pin(duelId) {
+    const duel = this.state.duels.find((d) => d.id === duelId);
+    if (!duel) return;
+    const wasPinned = this.spotlight.pinned && this.spotlight.id === duelId;
+    if (wasPinned) this.spotlight.unpin();
+    else this.spotlight.pin(duel);
     this.render();
-    this.pollSoon();
+    if (!wasPinned) {
+      this.pollSoon(); // the advice follows the pinned duel, as watching a duel always did
+      document.getElementById("featured")?.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  unpin() {
+    this.spotlight.unpin();
+    this.render();
   }
 
   openStory() {
@@ -374,6 +402,11 @@ class TournamentScreen {
     if (!this.state) return;
     if (this.currentMode() !== this.mode) {
       this.render(); // an intro ended, a turn began: by the clock, not a poll
+      return;
+    }
+    // An ended featured duel has been shown long enough: the next race takes its place.
+    if (this.featuredView && this.spotlight.remaining() === 0) {
+      this.render();
       return;
     }
     if (this.mode === "duel" && this.duelView) this.duelView.tick();

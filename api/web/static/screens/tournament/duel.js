@@ -13,6 +13,7 @@ import { dialogOpen } from "../../components/confirm.js";
 import { Keyboard } from "../../components/keyboard.js";
 import { Typing } from "../../components/typing.js";
 import { errorText } from "../common.js";
+import { fitNames } from "../../components/names.js";
 import { bar, countdown, playerCard } from "./parts.js";
 
 const MESSAGE_MS = 2600;
@@ -34,7 +35,9 @@ export class DuelView {
     this.turnText = h("span", { class: "turn-text", id: "turn-text" });
     this.clock = countdown(null, { id: "turn-clock", cls: "turn-clock" });
     this.bar = bar(null, ctx.state.timers.turn_ms, "turn-fill");
-    this.turnbar = h("div", { class: "turnbar", id: "turnbar" }, h("div", { class: "turn-line" }, this.turnText, this.clock), this.bar);
+    // The word's length sits in the turn's line, leaving the head's width to the two names.
+    const letters = h("span", { class: "chip", id: "word-length" }, t("duel.letters", { n: duel.word_length }));
+    this.turnbar = h("div", { class: "turnbar", id: "turnbar" }, h("div", { class: "turn-line" }, this.turnText, letters, this.clock), this.bar);
     this.note = h("div", { class: "duel-message", id: "duel-message", role: "alert" });
     this.el = h(
       "div",
@@ -67,9 +70,9 @@ export class DuelView {
     const turn = started && !duel.result ? duel.to_play : null;
     this.head.replaceChildren(
       playerCard(ctx, you, turn === you.id ? "turn" : "", used(you.id)),
-      h("div", { class: "duel-meta" }, h("span", { class: "chip", id: "word-length" }, t("duel.letters", { n: duel.word_length }))),
       playerCard(ctx, them, `right ${turn === this.opponent ? "turn" : ""}`, used(this.opponent)),
     );
+    fitNames(this.head);
     this.turnbar.classList.toggle("mine", mine);
     this.turnbar.classList.toggle("theirs", started && !mine);
     const over = started && duel.to_play === ctx.you && !mine; // our deadline passed, the poll is on its way

@@ -4,6 +4,7 @@
 import { h, replace } from "../../dom.js";
 import { place, t } from "../../strings.js";
 import { avatar, hearts } from "../common.js";
+import { botMark, spokenName } from "../../components/names.js";
 import { standing } from "./parts.js";
 
 export function renderLives(ctx, list) {
@@ -25,7 +26,7 @@ export function renderLives(ctx, list) {
         h(
           "span",
           { class: "life-text", "aria-hidden": "true" },
-          h("span", { class: "life-name" }, p.id === s.you ? t("t.you") : p.nickname),
+          h("span", { class: "life-name" }, h("span", { class: "pname-text", dataset: { name: p.id === s.you ? t("t.you") : p.nickname } }, p.id === s.you ? t("t.you") : p.nickname), p.bot ? botMark() : null),
           p.status === "playing" || p.status === "winner"
             ? h("span", { class: "hearts" }, hearts(p.lives))
             : h("span", { class: `life-place ${mark && mark.provisional ? "provisional" : ""}` }, mark ? place(mark.place) : t(`t.status.${p.status}`)),
@@ -38,7 +39,7 @@ export function renderLives(ctx, list) {
 
 // A player's line for a screen reader: "Ana: 2 lives", "Ana: out, 7th".
 function playerStatus(p) {
-  const name = p.nickname;
+  const name = spokenName(p);
   if (p.status === "playing") return t("t.lives.label", { name, n: p.lives });
   if (p.status === "winner") return t("t.player.winner", { name, place: place(p.place || 1) });
   const kind = p.status === "left" ? "left" : "out";

@@ -5,6 +5,7 @@ import * as clock from "../../clock.js";
 import { h } from "../../dom.js";
 import { formatNumber, place, t } from "../../strings.js";
 import { avatar, hearts, signed } from "../common.js";
+import { playerName } from "../../components/names.js";
 
 // A countdown to `deadline` (server time): the screen's ticker writes the seconds left into
 // every element that carries data-deadline, and the width of every bar that carries data-bar.
@@ -46,7 +47,7 @@ export function playerCard(ctx, p, extra = "", used = null) {
     h(
       "span",
       { class: "pcard-text" },
-      h("span", { class: "pcard-name" }, p.id === ctx.you ? t("t.you") : p.nickname),
+      playerName(p, ctx.you, "pcard-name"),
       h("span", { class: "hearts", role: "img", "aria-label": t("t.lives.label", { name: p.nickname, n: p.lives }) }, hearts(p.lives)),
       used === null ? null : turnPips(used),
     ),
@@ -132,7 +133,12 @@ export function standingLine(ctx, p, note = null) {
       "span",
       { class: "who" },
       avatar(p, "small"),
-      h("span", { class: "who-name" }, p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname, note ? h("span", { class: "who-note" }, note) : null),
+      h(
+        "span",
+        { class: "who-name" },
+        h("span", { class: "who-line" }, playerName(p, null, "who-nick"), p.id === ctx.you ? h("span", { class: "you-mark" }, t("group.you")) : null),
+        note ? h("span", { class: "who-note" }, note) : null,
+      ),
     ),
     h(
       "span",

@@ -6,6 +6,7 @@ import { h } from "../../dom.js";
 import { formatList, t } from "../../strings.js";
 import { miniBoard, secretRow } from "../../components/miniboard.js";
 import { avatar, hearts } from "../common.js";
+import { playerName } from "../../components/names.js";
 import { duelTitle, placeText, ratingClass, ratingMove, resultText } from "./parts.js";
 
 export function renderStory(ctx) {
@@ -51,7 +52,7 @@ function players(ctx) {
           "li",
           { class: `sp ${p.id === ctx.you ? "you" : ""}` },
           avatar(p, "small"),
-          h("span", { class: "sp-name" }, p.id === ctx.you ? t("results.playerYou", { name: p.nickname }) : p.nickname),
+          h("span", { class: "sp-name" }, playerName(p, null, "sp-nick"), p.id === ctx.you ? h("span", { class: "you-mark" }, t("group.you")) : null),
           p.lives > 0 && !p.place
             ? h("span", { class: "hearts", role: "img", "aria-label": t("t.lives.label", { name: p.nickname, n: p.lives }) }, hearts(p.lives))
             : h("span", { class: "sp-out" }, p.out_round ? t("story.outIn", { n: p.out_round }) : t(`t.status.${p.status}`)),

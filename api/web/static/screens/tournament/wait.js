@@ -1,13 +1,15 @@
-// The lively wait (R9): while the player's own duel is over, on a bye, or out, every duel of the
-// round at a glance — small boards with their rows, whose turn and the time left, both players'
-// lives — and any of them opens full size (watched through the state with ?watch=).
+// The lively wait (R9): while the player's own duel is over, on a bye, or out, one duel of the
+// round full size (the featured duel, featured.js) and every duel at a glance beside or below
+// it — small boards with their rows, whose turn and the time left, both players' lives — any of
+// which can be pinned full size.
 
 import { h } from "../../dom.js";
 import { place, t } from "../../strings.js";
-import { Board } from "../../components/board.js";
-import { fullRows, miniBoard, secretRow } from "../../components/miniboard.js";
+import { miniBoard, secretRow } from "../../components/miniboard.js";
 import { avatar, hearts } from "../common.js";
-import { bar, countdown, duelTitle, playerCard, ratingLine, resultText, standing, waysOn } from "./parts.js";
+import { playerName } from "../../components/names.js";
+import { markExitSeen } from "../exit.js";
+import { countdown, duelTitle, ratingLine, resultText, standing, waysOn } from "./parts.js";
 
 // Every duel of the round: live ones first.
 export function duelGrid(ctx) {
@@ -29,7 +31,7 @@ function miniDuel(ctx, d) {
       "span",
       { class: `mside ${live && started && d.to_play === id ? "turn" : ""} ${d.result && d.result.winner === id ? "won" : ""}` },
       avatar(p, "small"),
-      h("span", { class: "mname" }, id === ctx.you ? t("t.you") : p.nickname),
+      playerName(p, ctx.you, "mname"),
       h("span", { class: "hearts", "aria-hidden": "true" }, hearts(p.lives)),
     );
   };
@@ -38,15 +40,18 @@ function miniDuel(ctx, d) {
       ? h("span", { class: "mstatus" }, h("span", { class: "mturn" }, t("duel.theirTurn", { name: ctx.names.get(d.to_play) || "?" })), countdown(d.deadline))
       : h("span", { class: "mstatus" }, t("duel.starting"))
     : h("span", { class: "mstatus over" }, resultText(ctx, d));
+  const featured = ctx.featuredId() === d.id;
   return h(
     "button",
     {
-      class: `mini-duel ${live ? "live" : "over"} ${d.players.includes(ctx.you) ? "mine" : ""} ${ctx.watching === d.id ? "active" : ""}`,
+      class: `mini-duel ${live ? "live" : "over"} ${d.players.includes(ctx.you) ? "mine" : ""} ${featured ? "active" : ""}`,
       id: `mini-${d.id}`,
       type: "button",
       dataset: { duel: d.id },
       "aria-label": `${duelTitle(ctx, d.players)}: ${live ? t("watch.live") : t("watch.over")}`,
-      onclick: () => ctx.watch(d.id),
+      // Pressed: this duel is the one pinned full size (pressing it again unpins it).
+      "aria-pressed": String(featured && ctx.spotlight.pinned),
+      onclick: () => ctx.pin(d.id),
     },
     h("span", { class: "mhead" }, side(d.players[0]), side(d.players[1])),
     status,
@@ -65,15 +70,13 @@ export function myResultCard(ctx) {
   if (!duel.result) return null;
   const won = duel.result.winner === ctx.you;
   const cls = duel.result.kind === "draw" ? "draw" : won ? "won" : "lost";
-  const compact = ctx.compact(duel);
   return h(
     "div",
     { class: `card result-card ${cls}`, id: "duel-result" },
     h("h2", {}, resultText(ctx, duel)),
     // A forfeit (D8) costs the leaver every life at once, the winner none.
     duel.result.kind === "forfeit" && !won ? null : h("p", { class: "life-note" }, won ? t("duel.noLifeLost") : t("duel.lifeLost")),
-    duel.secret ? secretRow(duel.secret, state.language, "big") : null,
-    miniBoard(compact, state.language, ctx.names, { you: ctx.you }),
+    duel.secret ? secretRow(duel.secret, state.language) : null,
   );
 }
 
@@ -81,8 +84,8 @@ export function renderWaiting(ctx) {
   return h(
     "div",
     { class: "waiting-view", id: "waiting" },
-    myResultCard(ctx),
-    h("p", { class: "waiting-note" }, h("span", { class: "dots", "aria-hidden": "true" }), t("duel.waiting")),
+    h("div", { class: "wait-top" }, myResultCard(ctx), h("p", { class: "waiting-note" }, h("span", { class: "dots", "aria-hidden": "true" }), t("duel.waiting"))),
+    ctx.featured(),
     duelGrid(ctx),
     storyLink(ctx),
   );
@@ -98,13 +101,16 @@ export function storyLink(ctx) {
 export function renderOut(ctx) {
   const p = ctx.me();
   const mine = standing(p);
+  markExitSeen(ctx.tid); // seen here: the home screen need not tell it again (screens/exit.js)
+  const seconds = Math.round(ctx.state.timers.reconnect_ms / 1000);
+  const heading = p.status !== "left" ? t("out.heading") : p.left_reason === "away" ? t("out.away", { seconds }) : t("out.left");
   return h(
     "div",
     { class: "out-view", id: "out" },
     h(
       "div",
       { class: "card out-card" },
-      h("h2", {}, p.status === "left" ? t("out.left") : t("out.heading")),
+      h("h2", {}, heading),
       h(
         "dl",
         { class: "stats big" },
@@ -125,65 +131,8 @@ export function renderOut(ctx) {
       waysOn(ctx, "out"),
     ),
     ctx.state.duel && ctx.state.duel.result ? myResultCard(ctx) : null,
+    ctx.featured(),
     duelGrid(ctx),
     storyLink(ctx),
   );
-}
-
-// One duel of the round full size: its board from the state (?watch=), whose turn, time left.
-export class WatchView {
-  constructor(ctx) {
-    this.ctx = ctx;
-    this.board = new Board(ctx.state.language);
-    this.board.el.removeAttribute("id");
-    this.board.el.id = "watch-board";
-  }
-
-  render() {
-    const ctx = this.ctx;
-    const d = ctx.state.duels.find((x) => x.id === ctx.watching);
-    if (!d) return null;
-    const [a, b] = d.players.map((id) => ctx.player(id));
-    const started = ctx.now() >= ctx.state.starts_at;
-    const used = (id) => d.board.filter((_, i) => d.players[i % 2] === id).length;
-    const turnText = d.result
-      ? resultText(ctx, d)
-      : !started
-        ? t("duel.starting")
-        : t("duel.theirTurn", { name: ctx.names.get(d.to_play) || "?" });
-    const rows = fullRows(d.players, d.board);
-    this.board.update(
-      { id: d.id, word_length: d.word_length, rows, result: d.result, to_play: started ? d.to_play : null },
-      ctx.names,
-      ctx.you,
-      [],
-    );
-    return h(
-      "div",
-      { class: "watch", id: "watch", dataset: { duel: d.id } },
-      h(
-        "div",
-        { class: "watch-head" },
-        h("button", { class: "btn ghost small", id: "watch-back", type: "button", onclick: () => ctx.stopWatching() }, h("span", { "aria-hidden": "true" }, "← "), t("watch.back")),
-        h("h2", {}, duelTitle(ctx, d.players)),
-        h("span", { class: `pill ${d.result ? "done" : "live"}` }, d.result ? t("watch.over") : t("watch.live")),
-      ),
-      h(
-        "div",
-        { class: "duel-head" },
-        playerCard(ctx, a, started && d.to_play === a.id ? "turn" : "", used(a.id)),
-        h("div", { class: "duel-meta" }, h("span", { class: "chip" }, t("duel.letters", { n: d.word_length }))),
-        playerCard(ctx, b, `right ${started && d.to_play === b.id ? "turn" : ""}`, used(b.id)),
-      ),
-      h(
-        "div",
-        { class: `turnbar ${d.result ? "over" : "theirs"}`, id: "watch-turnbar" },
-        h("div", { class: "turn-line" }, h("span", { class: "turn-text" }, turnText), d.result ? null : countdown(started ? d.deadline : ctx.state.starts_at, { id: "watch-clock", cls: "turn-clock" })),
-        d.result ? null : bar(started ? d.deadline : null, ctx.state.timers.turn_ms, "watch-fill"),
-      ),
-      d.secret ? secretRow(d.secret, ctx.state.language, "big") : null,
-      h("div", { class: "board-wrap" }, this.board.el),
-      duelGrid(ctx),
-    );
-  }
 }
