@@ -370,6 +370,13 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
             "(it reports none for a failed condition)"
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
+    polls = [u for kind in ("poll", "poll (304)") for u in usage.get(kind, [])]
+    if polls:
+        per_poll = sum(u[0] for u in polls) / len(polls)
+        print(
+            f"read units per poll: {per_poll:.2f} (the token's player, strong: 1; the tournament, "
+            f"eventually consistent once the client names its ETag: 0.5; goal <= 1.0)"
+        )
     _print_sizes(sizes)
     history.run(repo, tid)
     repo.delete_table()
