@@ -11,6 +11,11 @@ The caller's own rank compares their rating now with everyone else's in the snap
 snapshot may hold the caller too, at the rating they had then: `counted_at` tells which, from
 what their statistics kept of the result before the latest (core/stats.py), so that they are
 never counted above themselves.
+
+D19: a player whose fair-play record is held (flagged or confirmed, core.fairplay.record) is on
+no board: storage leaves them out of what a snapshot reads (`indexed`), a part read before they
+were held is merged `without` them, and their own rank is none. A player cleared since their
+part was read was not counted by it.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ import bisect
 import heapq
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
+from core.fairplay.record import FairPlay, listed
 from core.stats import Stats
 
 ALL = "all"  # the board of every language
@@ -136,13 +142,37 @@ def merge(name: str, parts: Sequence[Board], parts_as_of: tuple[int, ...]) -> Bo
     )
 
 
+def without(board: Board, players: Collection[str]) -> Board:
+    """`board` without the lines of `players` in its top, nor their counts in its histogram
+    (a part read before they were held, D19). Others of them the board counted, below its
+    top, stay in the histogram: at most one place off for the ranks of those below them."""
+    gone = [line for line in board.top if line.player_id in players]
+    if not gone:
+        return board
+    counts = Counter(dict(board.histogram))
+    for line in gone:
+        counts[line.rating] -= 1
+    return replace(
+        board,
+        top=tuple(line for line in board.top if line.player_id not in players),
+        histogram=tuple(sorted(((r, n) for r, n in counts.items() if n > 0), reverse=True)),
+    )
+
+
 def _order(line: Listed) -> tuple[int, int, str]:
     return -line.rating, line.played_at, line.player_id
 
 
-def on_board(stats: Stats | None, board: str, now: int) -> bool:
-    """Whether a player belongs on `board` now: not a bot, finished there in the window."""
-    if stats is None or stats.bot:
+def indexed(stats: Stats, fairplay: FairPlay | None) -> bool:
+    """Whether a snapshot reads this player at all (storage's index of active players): no bot,
+    has finished a tournament, and not held by fair play (D19)."""
+    return not stats.bot and stats.last_played is not None and listed(fairplay)
+
+
+def on_board(stats: Stats | None, board: str, now: int, fairplay: FairPlay | None = None) -> bool:
+    """Whether a player belongs on `board` now: not a bot, not held by fair play (D19),
+    finished there in the window."""
+    if stats is None or stats.bot or not listed(fairplay):
         return False
     at = _played_on(stats.languages, stats.last_played, board)
     return at is not None and at >= now - WINDOW_MS
@@ -172,12 +202,21 @@ def _within(at: int | None, as_of: int) -> bool:
     return at is not None and as_of - WINDOW_MS <= at <= as_of
 
 
-def rank(board: Board, player_id: str, stats: Stats | None, now: int) -> int | None:
+def rank(
+    board: Board,
+    player_id: str,
+    stats: Stats | None,
+    now: int,
+    fairplay: FairPlay | None = None,
+) -> int | None:
     """The player's rank on `board` now (None: not on it), against the snapshot."""
-    if stats is None or not on_board(stats, board.name, now):
+    if stats is None or not on_board(stats, board.name, now, fairplay):
         return None
     above = board.above(stats.rating)
-    then = counted_at(stats, board.name, board.as_of_part(part_of(player_id)))
+    as_of = board.as_of_part(part_of(player_id))
+    then = counted_at(stats, board.name, as_of)
+    if fairplay is not None and fairplay.status_at is not None and fairplay.status_at > as_of:
+        then = None  # listed again (cleared) since the part was read: it held them out
     if then is not None and then > stats.rating:
         above -= 1  # the snapshot counted this very player above their rating now
     return 1 + above

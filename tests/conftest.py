@@ -41,6 +41,7 @@ LANES: dict[str, tuple[str, ...]] = {
     "browser": ("tests/web/",),
     "engine": (
         "tests/races/",
+        "tests/fairplay/",
         "tests/client/test_generated_client.py",
         "tests/storage/test_dynamodb_local.py::test_make_run_keeps_players_groups_and_tournaments",
     ),

@@ -11,14 +11,15 @@ A flagged player is never named in public (D19): this list is for operators only
 
 Where the records come from: a `FairPlayStore`. `--items FILE` reads and writes a JSON-lines
 file of `{"player": id, "fairplay": item}` (an export, and the tests); without it the store is
-the service's, `api.service.fairplay.store()`, which the service layer provides (the command
-says so while it does not).
+the service's, `api.service.fairplay.store(repo)` on the table the environment names
+(`WT_TABLE`, `DYNAMODB_ENDPOINT`, as every command): the players whose status is not ok come
+from a sparse partition of an index (never a scan), and a decision is a conditional write of the
+player's statistics item.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -55,10 +56,6 @@ class FairPlayStore(Protocol):
     def swap(self, player_id: str, old: FairPlay, new: FairPlay) -> bool:
         """Store `new` if the stored record is still `old`; False if it changed meanwhile."""
         ...
-
-
-class NotWired(RuntimeError):
-    pass
 
 
 # ---------------------------------------------------------------------------- pure views
@@ -197,14 +194,18 @@ class FileStore:
 def open_store(args: argparse.Namespace) -> FairPlayStore:
     if args.items:
         return FileStore(Path(args.items))
-    try:
-        service = importlib.import_module("api.service.fairplay")
-    except ImportError as e:
-        raise NotWired(
-            "fair-play records are not wired to the storage yet: pass --items FILE"
-        ) from e
-    store: FairPlayStore = service.store()
-    return store
+    from api import bootstrap
+    from api.config import Settings
+    from api.service import fairplay
+
+    return fairplay.store(bootstrap.repository(Settings.from_env()))
+
+
+def _failures() -> tuple[type[BaseException], ...]:
+    """What the command reports in a line rather than a traceback."""
+    from api.storage.repository import StorageError
+
+    return (OSError, ValueError, RuntimeError, StorageError)
 
 
 # ---------------------------------------------------------------------------- the command
@@ -234,7 +235,7 @@ def register(commands: Any) -> None:
 def list_command(args: argparse.Namespace) -> int:
     try:
         listing = render(open_store(args).records(), STATUSES[args.status])
-    except (NotWired, OSError, ValueError) as e:
+    except _failures() as e:
         print(f"fairplay: {e}", file=sys.stderr)
         return 2
     print(json.dumps(listing) if args.json else text(listing))
@@ -244,7 +245,7 @@ def list_command(args: argparse.Namespace) -> int:
 def decide_command(args: argparse.Namespace) -> int:
     try:
         new = decide(open_store(args), args.player, args.decision, args.by, int(time.time() * 1000))
-    except (NotWired, OSError, ValueError, RuntimeError) as e:
+    except _failures() as e:
         print(f"fairplay: {e}", file=sys.stderr)
         return 2
     line = entry(args.player, new)

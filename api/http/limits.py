@@ -71,6 +71,8 @@ ROUTES: dict[Route, tuple[Budget | None, Budget]] = {
     ("POST", "/v1/tournaments/{tournament_id}/leave"): (Budget(10, 60), ACTION_ADDRESS),
     ("GET", "/v1/tournaments/{tournament_id}/history"): (READ, READ_ADDRESS),
     ("GET", "/v1/tournaments/{tournament_id}/duels/{duel_id}"): (POLL, POLL_ADDRESS),
+    # D19: read once per ended duel (then cached for good); a token only while it is live.
+    ("GET", "/v1/tournaments/{tournament_id}/duels/{duel_id}/analysis"): (READ, READ_ADDRESS),
     # Players' history and statistics: read after a tournament, or on a shared link (the
     # summary, no token).
     ("GET", "/v1/me/history"): (READ, READ_ADDRESS),

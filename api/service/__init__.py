@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from api.service.analysis import Coach
 from api.service.contact import Contacts
 from api.service.context import Context
 from api.service.groups import Groups
@@ -21,6 +22,7 @@ class Service:
         self.queue = Matchmaking(ctx)
         self.groups = Groups(ctx, self.queue)
         self.tournaments = Tournaments(ctx)
+        self.coach = Coach(ctx, self.tournaments)
         self.history = PlayerHistory(ctx)
         self.leaderboards = Leaderboards(ctx)
         self.contacts = Contacts(ctx, lobby_contact=self.queue.heard_from)

@@ -5,6 +5,10 @@ The writes join the transaction that fixes the place and the rating (Tournaments
 they happen exactly when the rating changes: once. The history line is a new item (it cannot be
 written twice); the statistics are versioned like every record. Eight places fixed at once
 (R8) make 1 + 8 × 3 = 25 writes, well within DynamoDB's 100 per transaction.
+
+D19: the rating change each line, the statistics and the player's rating record is the one fair
+play applies (api/service/fairplay.py: a farm's walk-over gains refused), and the statistics
+item keeps the player's new fair-play record.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ import base64
 import binascii
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from api.service import errors
 from api.service.context import Context, guarded
+from api.service.fairplay import judge
 from api.storage.records import HistoryRecord, PlayerRecord, StatsRecord
 from api.storage.repository import Put, Write
 from core.results import Result, result_of
@@ -28,24 +34,39 @@ MAX_PAGE = 50
 _CURSOR = re.compile(r"([0-9]{1,15})\.(t_[0-9a-f]{16})")
 
 
-def place_writes(ctx: Context, t: Tournament, placed: Sequence[PlayerRecord]) -> list[Write]:
-    """A history line and the statistics for each player of `placed` (their records as read,
-    before this place moves their rating) whose place `t` has just fixed."""
+@dataclass(frozen=True, slots=True)
+class Placements:
+    """What fixing some places writes besides the tournament and the players' ratings."""
+
+    writes: list[Write] = field(default_factory=list)  # history lines and statistics
+    changes: dict[str, int] = field(default_factory=dict)  # the rating change to apply (D19)
+
+
+def place_writes(ctx: Context, t: Tournament, placed: Sequence[PlayerRecord]) -> Placements:
+    """A history line and the statistics (with the fair-play record) for each player of
+    `placed` (their records as read, before this place moves their rating) whose place `t`
+    has just fixed, and the rating change each gets (D19: R15–R17's, less refused gains)."""
     if not placed:
-        return []
+        return Placements()
     stored = {s.player_id: s for s in ctx.repo.get_stats([p.id for p in placed])}
+    judged = judge(ctx, t, placed, stored)
     now = ctx.now()
-    writes: list[Write] = []
+    out = Placements()
     for p in placed:
+        change = judged[p.id].change
         result = result_of(t, p.id, p.rating)
+        result = replace(result, rating_after=result.rating_before + change)
         current = stored.get(p.id)
+        bot = t.player(p.id).bot
         stats = add(None if current is None else current.stats, result, p.nickname, p.bot, now)
-        writes.append(Put(HistoryRecord(p.id, result), new=True))
+        fairplay = (None if current is None else current.fairplay) if bot else judged[p.id].record
+        out.writes.append(Put(HistoryRecord(p.id, result), new=True))
         if current is None:
-            writes.append(Put(StatsRecord(p.id, stats), new=True))
+            out.writes.append(Put(StatsRecord(p.id, stats, fairplay=fairplay), new=True))
         else:
-            writes.append(Put(StatsRecord(p.id, stats, current.version)))
-    return writes
+            out.writes.append(Put(StatsRecord(p.id, stats, current.version, fairplay)))
+        out.changes[p.id] = change
+    return out
 
 
 def encode_cursor(result: Result) -> str:

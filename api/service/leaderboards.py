@@ -15,6 +15,12 @@ How exact: the top 100 and the other players' ratings are as of when their parts
 never counted above themselves (what their part held of them follows from when it was read).
 Off by at most one place when the caller had two results recorded since their part was read, or
 one while it was being read.
+
+D19: a player fair play holds (flagged or confirmed) is on no board: their statistics leave the
+`active` index in the transaction that flags them, and each refresh reads who is held (the
+operators' review partition: the few players whose status is not ok, one small Query) and
+merges the parts read before without them, so they are off every board from the next refresh
+(about a minute) at any scale; their own rank is none at once.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from api.service.matchmaking import check_language
 from api.storage.records import PlayerRecord
 from api.storage.repository import StorageError
 from core import leaderboard as lb
+from core.fairplay.record import listed
 
 log = logging.getLogger("wordle_tournament")
 
@@ -70,11 +77,12 @@ class Leaderboards:
         if caller is not None:
             found = guarded(lambda: self.ctx.repo.get_stats([caller.id]))
             stats = found[0].stats if found else None
+            fairplay = found[0].fairplay if found else None
             view["you"] = {
                 "player_id": caller.id,
                 "nickname": caller.nickname,
                 "rating": caller.rating,
-                "rank": lb.rank(snapshot, caller.id, stats, self.ctx.now()),
+                "rank": lb.rank(snapshot, caller.id, stats, self.ctx.now(), fairplay),
             }
         return view, board_etag(name, snapshot)
 
@@ -95,8 +103,11 @@ class Leaderboards:
             parts[part] = lb.build(repo.active_players(now - lb.WINDOW_MS, part), now, BOARDS)
             repo.save_part(part, parts[part])
         read_at = tuple(_read_at(parts.get(k)) for k in range(lb.PARTS))
+        held = {s.player_id for s in repo.fair_play_reviews() if not listed(s.fairplay)}
         boards = {
-            name: lb.merge(name, [p[name] for p in parts.values() if name in p], read_at)
+            name: lb.merge(
+                name, [lb.without(p[name], held) for p in parts.values() if name in p], read_at
+            )
             for name in BOARDS
         }
         for board in boards.values():

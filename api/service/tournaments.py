@@ -51,6 +51,18 @@ class Snapshot:
         return f'"{self.record.version}.{phase}.{where.fingerprint(place)}"'
 
 
+def displayed(record: TournamentRecord) -> Tournament:
+    """The tournament as its views show it: each fixed place with the rating change that was
+    applied (D19: a refused walk-over gain is shown as not gained), not R15–R17's own."""
+    t, changes = record.tournament, record.rating_changes
+    if not changes:
+        return t
+    players = tuple(
+        evolve(p, rating_change=changes[p.id]) if p.id in changes else p for p in t.players
+    )
+    return evolve(t, players=players)
+
+
 def heard(t: Tournament, player_id: str, now: int) -> Tournament:
     """`t` with `player_id` heard from at `now` (D9), if they are still playing."""
     players = tuple(
@@ -177,29 +189,34 @@ class Tournaments:
     def _save(
         self, record: TournamentRecord, after: Tournament, events: Sequence[Event]
     ) -> TournamentRecord:
-        """Write the new state and, in the same transaction, every rating it fixed (R16)."""
-        updated = replace(record, tournament=after, due=after.next_deadline())
-        writes: list[Write] = [Put(updated)]
-        fixed = {e.player: e for e in events if isinstance(e, PlaceFixed)}
+        """Write the new state and, in the same transaction, every rating it fixed (R16), as
+        fair play settles it (D19: the change applied, kept beside the state for its views)."""
+        fixed = {e.player for e in events if isinstance(e, PlaceFixed)}
         was_out = {p.id for p in record.tournament.players if p.lives == 0}
         out = {p.id for p in after.players if p.lives == 0} - was_out
+        writes: list[Write] = []
+        changes = dict(record.rating_changes)
         if fixed or out:
-            found = self.ctx.repo.get_players(sorted(out | fixed.keys()))
+            found = self.ctx.repo.get_players(sorted(out | fixed))
+            # R16: the history line and the statistics, exactly once with the rating.
+            placed = place_writes(self.ctx, after, [p for p in found if p.id in fixed])
             for p in found:
                 # D14: out is free at once (unless already seated in a newer tournament).
                 changed = replace(
                     p, tournament_id=None if p.tournament_id == after.id else p.tournament_id
                 )
-                event = fixed.get(p.id)
-                if event is not None:  # R16: the rating changes once, with the fixed place
-                    changed = replace(
-                        changed, rating=p.rating + event.rating_change, played=p.played + 1
-                    )
+                change = placed.changes.get(p.id)
+                if change is not None:  # R16: the rating changes once, with the fixed place
+                    changed = replace(changed, rating=p.rating + change, played=p.played + 1)
+                    if change != after.player(p.id).rating_change:
+                        changes[p.id] = change
                 if changed != p:
                     writes.append(Put(changed))
-            # R16: the history line and the statistics, exactly once with the rating.
-            writes += place_writes(self.ctx, after, [p for p in found if p.id in fixed])
-        self.ctx.repo.commit(writes)
+            writes += placed.writes
+        updated = replace(
+            record, tournament=after, due=after.next_deadline(), rating_changes=changes
+        )
+        self.ctx.repo.commit([Put(updated), *writes])
         return replace(updated, version=record.version + 1)
 
     def _touch(self, snapshot: Snapshot, player_id: str) -> None:
@@ -229,7 +246,7 @@ class Tournaments:
         return snapshot
 
     def view(self, snapshot: Snapshot, player: PlayerRecord) -> dict[str, Any]:
-        view = views.tournament_view(snapshot.tournament, player.id, snapshot.now)
+        view = views.tournament_view(displayed(snapshot.record), player.id, snapshot.now)
         view["where"] = where.where(player, snapshot.tournament)
         return view
 
@@ -248,13 +265,13 @@ class Tournaments:
         if is_id(tournament_id, "t"):  # a finished one never changes: no need to advance it
             stored = guarded(lambda: self.ctx.repo.get_tournament(tournament_id))
             if stored is not None and stored.tournament.finished_at is not None:
-                return stored.version, views.summary_view(stored.tournament)
+                return stored.version, views.summary_view(displayed(stored))
         snapshot = self.advance(tournament_id)  # finished by now, with nobody there to see?
         if snapshot.tournament.finished_at is None:
             raise errors.NotFound(
                 f"tournament {tournament_id} has not finished yet", code="not_finished"
             )
-        return snapshot.record.version, views.summary_view(snapshot.tournament)
+        return snapshot.record.version, views.summary_view(displayed(snapshot.record))
 
     def guess(
         self,

@@ -20,8 +20,9 @@ Items (partition key `pk`):
 Index partitions (how many shards each has is the deployment's `Layout`, api/storage/layout.py):
 `due` holds live tournaments in `D#<shard>` and open lobbies in `DL#<shard>`; `fill` open lobbies
 in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`; `history` a player's lines
-under their id; `active` players' statistics in `A#<part>` and `A#<part>#<n>` (ACTIVE_SPREAD
-keys a part).
+under their id, and (D19) under `F#review` the statistics of every player whose fair-play status
+is not ok, by when it was set; `active` players' statistics in `A#<part>` and `A#<part>#<n>`
+(ACTIVE_SPREAD keys a part), fair play's held players aside.
 """
 
 from __future__ import annotations
@@ -123,6 +124,9 @@ DUE = "D#"
 LOBBY_DUE = "DL#"
 FILL = "O#"
 ACTIVE = "A#"
+# D19: the `history` index's partition of the players operators review (flagged, confirmed or
+# cleared): no player id has this shape (ids are `p_<hex>`), so no player's history meets it.
+REVIEW = "F#review"
 RATING_BAND = 200
 
 
@@ -157,6 +161,11 @@ def active_shard(player_id: str) -> str:
     """The player's key: their part (core.leaderboard.part_of: the crc32 modulo PARTS), and
     within it the next bits of the same hash."""
     return active_key(part_of(player_id), zlib.crc32(player_id.encode()) // PARTS % ACTIVE_SPREAD)
+
+
+def review_sort_key(status_at: int | None, player_id: str) -> str:
+    """The sort key of a reviewed player's statistics under REVIEW: when the status was set."""
+    return f"{status_at or 0:013d}#{player_id}"
 
 
 def history_sort_key(finished_at: int, tournament_id: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from core.fairplay.record import FairPlay
 from core.groups import Group
 from core.lobby import Lobby
 from core.results import Result
@@ -61,6 +62,10 @@ class TournamentRecord:
     contacts: Mapping[str, int] = field(default_factory=dict)
     # When the sweep must next look at it (None once finished): the sparse deadline index.
     due: int | None = None
+    # D19: the rating change applied to each player whose change was not the tournament's own
+    # `Player.rating_change` (a walk-over's gain refused, core.fairplay.farming), written with
+    # the place it belongs to; what the state and the results show (api/service/tournaments.py).
+    rating_changes: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -103,11 +108,14 @@ class HistoryRecord:
 
 @dataclass(frozen=True, slots=True)
 class StatsRecord:
-    """A player's statistics, updated in the same transaction as each history line."""
+    """A player's statistics, updated in the same transaction as each history line, with their
+    fair-play record (D19: None until their first place fixed since fair play began, and for
+    bots, who are never judged)."""
 
     player_id: str
     stats: Stats
     version: int = 0
+    fairplay: FairPlay | None = None
 
     @property
     def id(self) -> str:

@@ -180,6 +180,12 @@ class History(Protocol):
         consistent index: a line written a moment ago may not be there yet."""
         ...
 
+    def fair_play_reviews(self) -> Iterator[StatsRecord]:
+        """D19: the statistics of every player whose fair-play status is not ok (flagged,
+        confirmed or cleared), oldest status first, from a sparse partition of an eventually
+        consistent index: never a scan, and nothing read of the players who are ok."""
+        ...
+
 
 class Leaderboards(Protocol):
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:

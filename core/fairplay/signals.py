@@ -23,10 +23,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
-from core.analysis import DuelAnalysis
-from core.duel import Duel
-from core.solver.lexicon import Lexicon
+if TYPE_CHECKING:  # annotations only: the stored record (core.fairplay.record) loads no solver
+    from core.analysis import DuelAnalysis
+    from core.duel import Duel
+    from core.solver.lexicon import Lexicon
 
 JUDGED_FROM = 10  # candidates before a row, at least, for it to be judged
 NEAR = 95  # a skill score this high is a near-best word

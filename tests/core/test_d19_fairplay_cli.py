@@ -112,11 +112,6 @@ def test_d19_a_decision_is_retried_when_a_tournament_changed_the_record(tmp_path
     assert store.get("p_cheat") == new and new.tournaments == 2  # the tournament is kept
 
 
-def test_d19_fairplay_without_storage_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["fairplay", "--json"]) == 2
-    assert "not wired" in capsys.readouterr().err
-
-
 def test_d19_fairplay_simulate_prints_its_figures() -> None:
     tiny = simulate.Settings(1, 60, 30, 20, 30, 20, 10, 12, 6)
     figures = simulate.run(tiny, progress=False)

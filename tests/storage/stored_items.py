@@ -2,8 +2,10 @@
 every kind (and every way of writing it), the table's raw items it leaves, and the records read
 back. `golden/items.json` was captured from the code before the storage was split by its parts
 (its reads again from main's code after the house bots added defaulted fields to tournaments;
-the items were the same), so a change that alters one stored byte, or can no longer read what
-was stored, fails test_stored_items.py. `python -m tests.storage.stored_items` writes it again:
+the items were the same; and again when fair play (D19) added four items, C#p3, C#p4, T#t4 and
+T#t5, and defaulted fields to the records read: every item stored before is byte for byte the
+same), so a change that alters one stored byte, or can no longer read what was stored, fails
+test_stored_items.py. `python -m tests.storage.stored_items` writes it again:
 only ever on purpose.
 """
 
@@ -19,6 +21,9 @@ from typing import Any
 
 from api.storage.records import ClockRecord, StatsRecord
 from api.storage.repository import Delete, Put, Repository
+from core.fairplay import record as fr
+from core.fairplay.farming import FarmMemory
+from core.fairplay.signals import Tally
 from core.leaderboard import ALL, Board, Listed
 from core.lobby import Lobby, LobbySeat
 from tests.storage.factories import (
@@ -106,6 +111,7 @@ def write(repo: Repository) -> list[tuple[int, int]]:
     later = stats(results=4, at=T0 + DAY)
     repo.commit([Put(line("p1", "t3", T0 + DAY, place=8), new=True), Put(replace(s1, stats=later))])
     repo.commit([Put(StatsRecord("p2", stats(nickname="Bot", bot=True, results=1)), new=True)])
+    write_fair_play(repo)
     # Rate-limit counts, storage's heartbeat, leaderboard snapshots and the refresh claim.
     counts = [
         repo.count("ip#10.0.0.1", 100, 60_000, 1),
@@ -122,6 +128,36 @@ def write(repo: Repository) -> list[tuple[int, int]]:
     return counts
 
 
+def _fair_play(status: str) -> fr.FairPlay:
+    tally = Tally(1, 4, 3, 1, 390, 38_500, 9, 2, 6, 1_500, 41_000, 4_200, 31_000, 10_600)
+    farm = FarmMemory((0x0BADF00D, 0x12345678), 0b101, 25, "t_farm")
+    held = status != fr.OK
+    return fr.FairPlay(
+        tournaments=1,
+        all=tally,
+        current=tally,
+        farm=farm,
+        status=status,
+        status_at=T0 + 3 if held else None,
+        reasons=("farm", "choices") if held else (),
+    )
+
+
+def write_fair_play(repo: Repository) -> None:
+    """D19's additions: statistics with a fair-play record (an ok one, in `active`; a flagged
+    one, under the review partition instead), a tournament written with the rating changes fair
+    play applied, and one updated with them."""
+    repo.commit([Put(StatsRecord("p3", stats(at=T0), fairplay=_fair_play(fr.OK)), new=True)])
+    flagged = StatsRecord("p4", stats(nickname="Ann", at=T0), fairplay=_fair_play(fr.FLAGGED))
+    repo.commit([Put(flagged, new=True)])
+    done = replace(finished_tournament("t4"), rating_changes={"p0": 0, "p5": -3})
+    repo.commit([Put(done, new=True)])
+    repo.commit([Put(live_tournament("t5", now=T0), new=True)])
+    t5 = repo.get_tournament("t5")
+    assert t5 is not None
+    repo.commit([Put(replace(t5, rating_changes={"p2": 4}))])
+
+
 def reads(repo: Repository) -> dict[str, Any]:
     """Every record the story stored, read back (the rate-limit counts aside)."""
     return {
@@ -135,6 +171,11 @@ def reads(repo: Repository) -> dict[str, Any]:
         "boards": [repo.get_board(name) for name in (ALL, "en")],
         "parts": repo.get_parts(),
         "active": sorted(repo.active_players(0), key=lambda e: e.player_id),
+        "fair_play": {
+            "stats": repo.get_stats(["p3", "p4"]),
+            "reviews": list(repo.fair_play_reviews()),
+            "tournaments": [repo.get_tournament(tid) for tid in ("t4", "t5")],
+        },
     }
 
 

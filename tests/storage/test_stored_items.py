@@ -27,6 +27,7 @@ CHANGED = {
     # statistics move from its part's first key to `A#3#3` on their next write; every key of a
     # part is read, so an item still under `A#3` is found as before.
     ("C#p1", "ak"): {"S": "A#3#3"},
+    ("C#p3", "ak"): {"S": "A#15#1"},  # and p3's (D19's ok record) from `A#15`
 }
 
 

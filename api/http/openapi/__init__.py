@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from api.http.openapi.analysis import ANALYSIS_SCHEMAS, analysis_paths
 from api.http.openapi.history_paths import history_paths
 from api.http.openapi.history_schemas import HISTORY_SCHEMAS
 from api.http.openapi.operations import name_operations
@@ -360,6 +361,7 @@ def openapi_document() -> JSON:
             )
         },
         **history_paths(),
+        **analysis_paths(),
     }
     name_operations(paths)
     return {
@@ -375,7 +377,7 @@ def openapi_document() -> JSON:
         "security": [{"bearer": []}],
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**SCHEMAS, **STATE_SCHEMAS, **HISTORY_SCHEMAS},
+            "schemas": {**SCHEMAS, **STATE_SCHEMAS, **HISTORY_SCHEMAS, **ANALYSIS_SCHEMAS},
         },
         "paths": paths,
     }

@@ -33,6 +33,10 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/v1/me/history"): ("get_my_history", "records"),
     ("get", "/v1/me/stats"): ("get_my_stats", "records"),
     ("get", "/v1/leaderboard"): ("get_leaderboard", "records"),
+    ("get", "/v1/tournaments/{tournament_id}/duels/{duel_id}/analysis"): (
+        "get_duel_analysis",
+        "coach",
+    ),
 }
 
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, Map
 
-from api.http.routes import groups, history, matchmaking, meta, players, tournaments
+from api.http.routes import (
+    analysis,
+    groups,
+    history,
+    matchmaking,
+    meta,
+    players,
+    tournaments,
+)
 from api.service import Service
 from api.service.context import id_pattern
 from api.service.tournaments import DUEL_ID
@@ -32,5 +40,5 @@ class DuelConverter(BaseConverter):
 def install(app: Flask, service: Service) -> None:
     app.url_map.converters["id"] = IdConverter
     app.url_map.converters["duel"] = DuelConverter
-    for area in (meta, players, matchmaking, groups, tournaments, history):
+    for area in (meta, players, matchmaking, groups, tournaments, history, analysis):
         area.install(app, service)

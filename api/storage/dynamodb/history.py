@@ -82,6 +82,23 @@ class DynamoHistory:
         self._table.observer.query("history", keys.HISTORY_INDEX, player_id, items)
         return [history_record(HistoryItem.from_raw_data(i)) for i in items]
 
+    def fair_play_reviews(self) -> Iterator[StatsRecord]:
+        """D19: the partition keys.REVIEW of the history index, page by page (the whole
+        statistics items, projected ALL), oldest status first."""
+        start: Any = None
+        while True:
+            with translated():
+                data = self._table.conn.query(
+                    keys.REVIEW, index_name=keys.HISTORY_INDEX, exclusive_start_key=start
+                )
+            page: list[Raw] = data.get("Items", [])
+            self._table.observer.query("fair_play_reviews", keys.HISTORY_INDEX, keys.REVIEW, page)
+            for item in page:
+                yield stats_record(StatsItem.from_raw_data(item))
+            start = data.get("LastEvaluatedKey")
+            if not start:
+                break
+
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
         """One shard of the `active` index (or every one) from `since` on, page by page, at
         most ACTIVE_READ_UNITS_PER_S: a part of a million active players is several pages of

@@ -2,9 +2,13 @@
 
 - `H#<player>#<tournament>`: a history line (core.results.Result), written once (a new item),
   in the transaction that fixes the place. Indexed by `history` (player, finish time).
-- `C#<player>`: statistics (core.stats.Stats), versioned like every record. While the player
-  is no bot and has finished a tournament, indexed by `active` (shard, last finish), which
-  projects the nickname, rating and languages the leaderboards need.
+- `C#<player>`: statistics (core.stats.Stats), versioned like every record, with the player's
+  fair-play record (D19, core.fairplay.record.to_item as compressed JSON in `fp`, 150 to 300
+  bytes; absent until their first place fixed since, and for bots). While the player is no bot,
+  has finished a tournament and is not held by fair play (core.leaderboard.indexed), indexed by
+  `active` (shard, last finish), which projects the nickname, rating and languages the
+  leaderboards need. While their fair-play status is not ok, also in `history` under
+  `F#review` (keys.REVIEW), by when the status was set: what operators list.
 - `B#<board>#<copy>`: a leaderboard snapshot (core.leaderboard.Board) as compressed JSON,
   written in COPIES copies that readers pick at random (so no copy is a hot key), each replaced
   only by a newer snapshot. `B#part#<n>`: the boards of one part of the players (merged into
@@ -32,7 +36,9 @@ from pynamodb.models import Model
 from api.storage import keys
 from api.storage.dynamodb.item_base import Item
 from api.storage.records import HistoryRecord, StatsRecord
-from core.leaderboard import Board, Entry, Listed
+from core.fairplay.record import OK, FairPlay, from_item
+from core.fairplay.record import to_item as fairplay_item
+from core.leaderboard import Board, Entry, Listed, indexed
 from core.results import Result
 from core.stats import Before, Stats
 
@@ -83,8 +89,14 @@ class StatsItem(Item):
     before_recorded_at = NumberAttribute(null=True, attr_name="bra")
     # before: the latest language, last finished
     before_language_played = NumberAttribute(null=True, attr_name="blp")
-    # The active index's partition: players only (no bots), once they finished a tournament.
+    # The active index's partition: players only (no bots), once they finished a tournament,
+    # unless fair play holds them (D19).
     active_key = UnicodeAttribute(null=True, attr_name="ak")
+    # D19: the record, zlib(JSON): compressed, a busy player's item stays nearer one write unit
+    fairplay = BinaryAttribute(null=True, legacy_encoding=False, attr_name="fp")
+    # D19: in the history index under keys.REVIEW while the fair-play status is not ok.
+    review_key = UnicodeAttribute(null=True, attr_name="hp")
+    review_position = UnicodeAttribute(null=True, attr_name="hf")
 
 
 class SnapshotItem(Model):
@@ -145,10 +157,20 @@ def history_record(i: HistoryItem) -> HistoryRecord:
     return HistoryRecord(i.player_id, result, version=int(i.version))
 
 
+def _fairplay_bytes(record: FairPlay | None) -> bytes | None:
+    if record is None:
+        return None
+    text = json.dumps(fairplay_item(record), separators=(",", ":"), sort_keys=True)
+    return zlib.compress(text.encode(), 9)
+
+
 def stats_item(r: StatsRecord, version: int, write_id: str | None) -> StatsItem:
     s = r.stats
     before = s.before
-    indexed = not s.bot and s.last_played is not None
+    fp = r.fairplay
+    review = None
+    if fp is not None and fp.status != OK:
+        review = keys.review_sort_key(fp.status_at, r.player_id)
     return StatsItem(
         keys.record_key(r),
         version=version,
@@ -174,7 +196,10 @@ def stats_item(r: StatsRecord, version: int, write_id: str | None) -> StatsItem:
         before_rating=None if before is None else before.rating,
         before_recorded_at=None if before is None else before.recorded_at,
         before_language_played=None if before is None else before.language_played,
-        active_key=keys.active_shard(r.player_id) if indexed else None,
+        active_key=keys.active_shard(r.player_id) if indexed(s, fp) else None,
+        fairplay=_fairplay_bytes(fp),
+        review_key=None if review is None else keys.REVIEW,
+        review_position=review,
     )
 
 
@@ -213,7 +238,9 @@ def stats_record(i: StatsItem) -> StatsRecord:
         latest_language=i.latest_language,
         before=before,
     )
-    return StatsRecord(keys.without(keys.STATS, i.key), stats, version=int(i.version))
+    fairplay = None if i.fairplay is None else from_item(json.loads(zlib.decompress(i.fairplay)))
+    player_id = keys.without(keys.STATS, i.key)
+    return StatsRecord(player_id, stats, version=int(i.version), fairplay=fairplay)
 
 
 def active_entry(item: dict[str, Any]) -> Entry:

@@ -92,6 +92,8 @@ class TournamentItem(Item):
     contacts = MapAttribute[str, int](attr_name="c")  # type: ignore[no-untyped-call]
     due_key = UnicodeAttribute(null=True, attr_name="dk")  # due's shard, while live
     due = NumberAttribute(null=True, attr_name="dd")
+    # D19: the rating changes applied that differ from the state's own (absent when none).
+    rating_changes = MapAttribute[str, int](null=True, attr_name="rc")  # type: ignore[no-untyped-call]
 
 
 class GroupItem(Item):
@@ -223,13 +225,19 @@ def tournament_item(
         contacts=contacts,
         due_key=layout.due_key(r.id) if live else None,
         due=r.due,
+        rating_changes=dict(r.rating_changes) or None,
     )
 
 
 def tournament_record(i: TournamentItem) -> TournamentRecord:
     tournament = from_dict(json.loads(zlib.decompress(i.state)))
-    contacts = _stamps(i.contacts)
-    return TournamentRecord(tournament, version=int(i.version), contacts=contacts, due=_int(i.due))
+    return TournamentRecord(
+        tournament,
+        version=int(i.version),
+        contacts=_stamps(i.contacts),
+        due=_int(i.due),
+        rating_changes=_stamps(i.rating_changes),
+    )
 
 
 def _group_item(r: GroupRecord, version: int, write_id: str | None) -> GroupItem:

@@ -105,6 +105,8 @@ def _tournament_update(
         TournamentItem.write_id.set(write_id),
         *due_actions(record.id, record.due, layout),
     ]
+    if record.rating_changes:  # D19: only ever grows, so never removed
+        actions.append(TournamentItem.rating_changes.set(dict(record.rating_changes)))
     kwargs = conn.get_operation_kwargs(pk, actions=actions, condition=condition) | ALL_OLD
 
     def updated() -> dict[str, Any]:

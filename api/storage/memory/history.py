@@ -48,6 +48,15 @@ class MemoryHistory:
             self._observer.query("history", keys.HISTORY_INDEX, player_id, found)
         return page
 
+    def fair_play_reviews(self) -> Iterator[StatsRecord]:
+        with self._lock:
+            listed = list(self._table.partition(keys.HISTORY_INDEX, keys.REVIEW))
+        listed.sort(key=lambda r: keys.review_sort_key(r.fairplay.status_at, r.player_id))
+        if self._observer is not None:
+            found: list[tuple[Record, Mapping[str, int]]] = [(r, {}) for r in listed]
+            self._observer.query("fair_play_reviews", keys.HISTORY_INDEX, keys.REVIEW, found)
+        yield from listed
+
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
         parts = range(keys.ACTIVE_SHARDS) if part is None else [part]
         for key in (key for shard in parts for key in keys.active_keys(shard)):

@@ -15,6 +15,8 @@ from typing import Any
 from api.storage import keys
 from api.storage.layout import Layout
 from api.storage.records import HistoryRecord, LobbyRecord, StatsRecord, TournamentRecord
+from core.fairplay.record import OK
+from core.leaderboard import indexed
 
 Key = tuple[type, str]
 
@@ -30,9 +32,15 @@ def placed(record: Any, layout: Layout) -> list[tuple[str, str]]:
         return where
     if isinstance(record, HistoryRecord):
         return [(keys.HISTORY_INDEX, record.player_id)]
-    if isinstance(record, StatsRecord):  # the players who finished a tournament, bots aside
-        active = not record.stats.bot and record.stats.last_played is not None
-        return [(keys.ACTIVE_INDEX, keys.active_shard(record.player_id))] if active else []
+    if isinstance(record, StatsRecord):
+        # The players who finished a tournament, bots and those fair play holds aside; and
+        # those whose fair-play status is not ok, for operators (D19).
+        where = []
+        if indexed(record.stats, record.fairplay):
+            where.append((keys.ACTIVE_INDEX, keys.active_shard(record.player_id)))
+        if record.fairplay is not None and record.fairplay.status != OK:
+            where.append((keys.HISTORY_INDEX, keys.REVIEW))
+        return where
     return []
 
 

@@ -410,6 +410,9 @@ class InMemoryRepository(Repository):
     ) -> list[HistoryRecord]:
         return self._history.history(player_id, limit, after)
 
+    def fair_play_reviews(self) -> Iterator[StatsRecord]:
+        return self._history.fair_play_reviews()
+
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
         return self._history.active_players(since, part)
 
