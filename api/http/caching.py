@@ -27,6 +27,13 @@ def seen_version() -> int | None:
     return max(found, default=None)
 
 
+def seen_places() -> set[str]:
+    """The positions (the Where fingerprint, a state ETag's last part) the request's
+    If-None-Match names: where the client was last shown to be."""
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    return {tag.strip('"').rpartition(".")[2] for tag in etags(wanted) if tag.count(".") == 2}
+
+
 def not_modified(etag: str) -> bool:
     """Whether the request's If-None-Match names `etag` (or is `*`)."""
     wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")

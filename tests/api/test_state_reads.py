@@ -7,6 +7,7 @@ a stale read is decided again on the latest: no write lost."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from api.storage.memory import InMemoryRepository
@@ -104,3 +105,65 @@ def test_a_poll_naming_its_state_reads_half_a_unit_of_tournament(
 
     assert tournament_units(etag) == 0.5  # eventually consistent, the item under 4 KB
     assert tournament_units(None) == 1.0  # nothing shown yet: strong
+
+
+def test_a_poll_naming_its_state_reads_one_unit_in_all(make_app: Any, clock: FakeClock) -> None:
+    """Half a unit for the token's player, half for the tournament (issue 25: ≤ 1.0 a poll)."""
+    meter = Meter()
+    repo = InMemoryRepository(meter=meter)
+    game, tid, players = started(make_app, clock, repo)
+    etag = poll(game, players[0], tid).headers["ETag"]
+    before = meter.by_operation()
+    assert poll(game, players[0], tid, etag).status_code == 304
+    after = meter.by_operation()
+    spent = {op: after[op].read_units - before[op].read_units for op in ("get_player",)}
+    assert spent == {"get_player": 0.5}
+    total = sum(after[op].read_units for op in after) - sum(before[op].read_units for op in before)
+    assert total == 1.0
+
+
+def test_a_rotated_token_polls_at_once_and_the_old_one_fails_on_every_other_route(
+    make_app: Any, clock: FakeClock
+) -> None:
+    """R25 with a lagging replica: the eventually consistent read of the player finds the
+    token before the rotation, so the new token is read again strongly and works at once; the
+    old one fails at once wherever the read is strong (any route, any write, a poll without
+    ETag), and on the poll too once the replica has the rotation."""
+    repo = InMemoryRepository(stale_reads=True)
+    game, tid, players = started(make_app, clock, repo)
+    me = players[0]
+    etag = poll(game, me, tid).headers["ETag"]
+    old = Player(me.id, me.token, me.nickname)
+    rotated = game.post("/v1/me/token", me)
+    assert rotated.status_code in (200, 201), rotated.get_json()
+    me.token = rotated.get_json()["token"]
+    assert poll(game, me, tid, etag).status_code == 304
+    assert poll(game, me, tid).status_code == 200
+    assert game.get("/v1/me", old).status_code == 401
+    assert poll(game, old, tid).status_code == 401
+    duel = poll(game, me, tid).get_json()["duel"]
+    assert game.guess(old, tid, 0, fillers("en", duel["word_length"])[0]).status_code == 401
+    repo.stale_reads = False  # the replica has caught up
+    assert poll(game, old, tid, etag).status_code == 401
+
+
+def test_a_poll_never_shows_an_older_position_than_it_was_shown(
+    make_app: Any, clock: FakeClock
+) -> None:
+    """A player who left (D14: free at once) joins the queue and is shown the lobby by a poll
+    without ETag (strong); the next poll names that state, and the eventually consistent read
+    still finds them without a lobby: not the position shown, so the player is read again
+    strongly and the Where header keeps the lobby."""
+    repo = InMemoryRepository(stale_reads=True)
+    game, tid, players = started(make_app, clock, repo)
+    me = players[0]
+    assert game.leave(me, tid).status_code == 200
+    joined = game.post("/v1/queue", me, json={"language": "en"})
+    assert joined.status_code == 201, joined.get_json()
+    lobby = joined.get_json()["id"]
+    shown = poll(game, me, tid)
+    assert json.loads(shown.headers["Where"])["lobby_id"] == lobby
+    assert repo.get_player(me.id, consistent=False).lobby_id is None  # the replica lags
+    answer = poll(game, me, tid, shown.headers["ETag"])
+    assert answer.status_code == 304
+    assert json.loads(answer.headers["Where"])["lobby_id"] == lobby

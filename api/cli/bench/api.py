@@ -374,8 +374,9 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     if polls:
         per_poll = sum(u[0] for u in polls) / len(polls)
         print(
-            f"read units per poll: {per_poll:.2f} (the token's player, strong: 1; the tournament, "
-            f"eventually consistent once the client names its ETag: 0.5; goal <= 1.0)"
+            f"read units per poll: {per_poll:.3f} (once the client names its ETag, the token's "
+            "player and the tournament eventually consistent: 0.5 each; a first poll, a moved "
+            "position and this one instance's heartbeat read more; goal <= 1.0)"
         )
     _print_sizes(sizes)
     history.run(repo, tid)

@@ -10,7 +10,7 @@ from flask import Flask, Response, jsonify, request
 from api.http import polling
 from api.http.caching import JSON_ENCODER as _JSON
 from api.http.caching import not_modified as _not_modified
-from api.http.caching import seen_version
+from api.http.caching import seen_places, seen_version
 from api.http.requests import body, caller, integer
 from api.service import Service, where
 from api.service import errors as svc
@@ -35,7 +35,12 @@ class Position:
     def __init__(self, snapshot: Snapshot, player: PlayerRecord) -> None:
         self.place = where.where(player, snapshot.tournament)
         self.text = where.header(self.place)
+        self.fingerprint = where.fingerprint(self.text)
         self.etag = snapshot.etag(self.text)
+
+    def shown(self) -> bool:
+        """Whether the request's If-None-Match names this position (its Where fingerprint)."""
+        return self.fingerprint in seen_places()
 
 
 def state_response(
@@ -65,9 +70,16 @@ def install(app: Flask, service: Service) -> None:
     @app.get("/v1/tournaments/<id(t):tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
         watching = _watching()
-        player = caller(service, contact=False)
-        snapshot = service.tournaments.state(player, tournament_id, seen_version())
+        seen = seen_version()
+        # A poll that names its state reads its player eventually consistently (issue 25,
+        # docs/decisions.md, "Reading the token's player"), and again strongly when that finds
+        # them elsewhere than they were shown: the position never goes back to an older one.
+        player = caller(service, contact=False, consistent=seen is None)
+        snapshot = service.tournaments.state(player, tournament_id, seen)
         position = Position(snapshot, player)
+        if seen is not None and not position.shown():
+            player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
+            position = Position(snapshot, player)
         if _not_modified(position.etag):
             return state_response(snapshot, player, None, watching, position)  # no view to build
         view = service.tournaments.view(snapshot, player)

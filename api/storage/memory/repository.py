@@ -66,8 +66,9 @@ class InMemoryRepository(Repository):
     ) -> None:
         """`layout`: the index shards (as the adapter's settings); `meter`: what each call
         would cost on DynamoDB, per key too if it has a tally (api/storage/metering/memory.py);
-        `stale_reads`: an eventually consistent read of a tournament finds the version before
-        the latest (DynamoDB's replication lag at its worst: tests of who reads eventually)."""
+        `stale_reads`: an eventually consistent read of a tournament or a player finds the
+        version before the latest (DynamoDB's replication lag at its worst: tests of who reads
+        eventually)."""
         self.layout = layout or Layout()
         self.meter = meter
         self._observer: Observer | None = None
@@ -86,7 +87,7 @@ class InMemoryRepository(Repository):
         self._heartbeat: ClockRecord | None = None
         self._clock_copies: dict[int, ClockRecord] = {}
         self.stale_reads = stale_reads
-        self._before: dict[str, TournamentRecord] = {}  # each tournament's version before
+        self._before: dict[Key, Any] = {}  # each tournament's and player's version before
         self._history = MemoryHistory(self._table, self._observer)
 
     def copy(self) -> InMemoryRepository:
@@ -131,6 +132,10 @@ class InMemoryRepository(Repository):
 
     def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
         result: PlayerRecord | None = self._get(PlayerRecord, player_id, "get_player", consistent)
+        if result is not None and not consistent and self.stale_reads:
+            with self._lock:
+                before: PlayerRecord = self._before.get((PlayerRecord, player_id), result)
+                return before
         return result
 
     def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:
@@ -163,7 +168,7 @@ class InMemoryRepository(Repository):
             return None
         with self._lock:
             if not consistent and self.stale_reads:
-                record = self._before.get(tournament_id, record)
+                record = self._before.get((TournamentRecord, tournament_id), record)
             return evolve(record, contacts=dict(self._contacts.get(tournament_id, {})))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
@@ -321,10 +326,10 @@ class InMemoryRepository(Repository):
                         self._contacts.pop(key[1], None)
                 else:
                     version = 1 if write.new else write.record.version + 1
-                    if key[0] is TournamentRecord and self.stale_reads:
+                    if key[0] in (TournamentRecord, PlayerRecord) and self.stale_reads:
                         old = self._items.get(key)
                         if old is not None:
-                            self._before[key[1]] = old
+                            self._before[key] = old
                     self._table.set(key, replace(write.record, version=version))
             self._observe_commit(writes, before, applied=True)
 
