@@ -52,7 +52,7 @@ class Units:
     read from such a JSON with --units."""
 
     poll_ms: float = 10.0
-    poll_read_units: float = 2.0  # the token's player (strong read) and the tournament
+    poll_read_units: float = 1.0  # the token's player and the tournament, 0.5 each (eventual)
     poll_log_bytes: float = 3.0  # one successful read in 100 is logged
     guess_ms: float = 24.0
     guess_read_units: float = 2.0
