@@ -40,10 +40,16 @@ MIN_TURN_MS = 1_000
 MIN_RECONNECT_MS = 10_000
 MAX_INTRO_MS = 600_000
 MIN_OUTAGE_GAP_MS = 2_000
+MIN_SWEEP_MS = 100
 
 DEFAULT_TABLE = "wordle-tournament"
 DEFAULT_REGION = "us-east-1"
 DEFAULT_PORT = 8000
+
+
+def default_outage_gap(timing: Timing) -> int:
+    """The outage gap unless WT_OUTAGE_SECONDS sets one (Settings.outage_gap)."""
+    return max(MIN_OUTAGE_GAP_MS, min(20_000, timing.reconnect_ms // 3))
 
 
 def _port(raw: str | None) -> int:
@@ -81,10 +87,16 @@ class Settings:
     # Storage outages longer than this are recorded and paused (api/service/outages.py).
     # None: derived from the reconnect window; 0: not detected at all.
     outage_gap_ms: int | None = None
-    # Practice bots. Only `make run` starts a bot pool; a deployment has none.
-    bots: bool = False
-    bot_fill_ms: int = 15_000  # a person's lobby waits this long before bots fill it
-    bot_key: str | None = None  # POST /v1/players {"bot": true} needs it as X-Bot-Key
+    # D18: house bots, played by the service itself, fill a lobby with a person in it this
+    # long after its last seat was taken (WT_HOUSE_BOTS=0: never).
+    house_bots: bool = True
+    bot_fill_ms: int = 15_000
+    # Bots that play through the API (the load harness's players): POST /v1/players
+    # {"bot": true} needs this as X-Bot-Key; none by default, so a deployment refuses them.
+    bot_key: str | None = None
+    # How often the sweep runs where this process schedules it (`make run`: scheduler/loop.py).
+    # A deployment's schedule is infra's rate(1 minute), which this default describes.
+    sweep_ms: int = 60_000
     # How the indexes' shared partitions spread over keys (api/storage/layout.py).
     layout: Layout = field(default_factory=Layout)
 
@@ -105,7 +117,7 @@ class Settings:
         (api/http/polling.py), so a polling player survives any outage up to a third."""
         if self.outage_gap_ms is not None:
             return self.outage_gap_ms
-        return max(MIN_OUTAGE_GAP_MS, min(20_000, self.timing.reconnect_ms // 3))
+        return default_outage_gap(self.timing)
 
     @property
     def heartbeat_ms(self) -> int:
@@ -136,6 +148,8 @@ class Settings:
                 "WT_OUTAGE_SECONDS must be at most a third of the reconnect window: shorter "
                 "outages are not paused, and a player polling as advised must survive them (D9)"
             )
+        if self.sweep_ms < MIN_SWEEP_MS:
+            found.append(f"WT_SWEEP_SECONDS must be at least {MIN_SWEEP_MS / 1000:g}")
         if t.intro_ms > MAX_INTRO_MS:
             found.append(f"WT_INTRO_SECONDS must be at most {MAX_INTRO_MS / 1000:g} (R2)")
         return found
@@ -161,8 +175,9 @@ class Settings:
                 if env.get("WT_OUTAGE_SECONDS") in (None, "")
                 else _seconds(env, "WT_OUTAGE_SECONDS", 0)
             ),
-            bots=env.get("WT_BOTS", "0") != "0",
+            house_bots=env.get("WT_HOUSE_BOTS", "1") != "0",
             bot_fill_ms=_seconds(env, "WT_BOT_FILL_SECONDS", 15),
             bot_key=env.get("WT_BOT_KEY") or None,
+            sweep_ms=_seconds(env, "WT_SWEEP_SECONDS", 60),
             layout=Layout.from_env(env),
         )

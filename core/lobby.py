@@ -19,6 +19,7 @@ class LobbySeat:
     player: str
     rating: int
     seen: int = 0  # D16: when the player was last heard from (seated, or a later contact)
+    bot: bool = False  # D18: not a person (a house bot, or a bot that plays through the API)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,9 @@ def choose(lobbies: Iterable[Lobby], rating: int, language: str) -> Lobby | None
     return best[0] if best else None
 
 
-def seat(lobby: Lobby, player: str, rating: int, language: str, now: int = 0) -> Lobby:
+def seat(
+    lobby: Lobby, player: str, rating: int, language: str, now: int = 0, *, bot: bool = False
+) -> Lobby:
     if lobby.has(player):
         raise errors.AlreadySeated(player)
     if lobby.full:
@@ -84,7 +87,7 @@ def seat(lobby: Lobby, player: str, rating: int, language: str, now: int = 0) ->
             f"lobby {lobby.id} ({lobby.language}, rating {lobby.rating:.0f}) does not admit "
             f"a {language} player rated {rating}"
         )
-    return replace(lobby, seats=(*lobby.seats, LobbySeat(player, rating, now)))
+    return replace(lobby, seats=(*lobby.seats, LobbySeat(player, rating, now, bot)))
 
 
 def seat_group(lobby: Lobby, members: Iterable[LobbySeat]) -> Lobby:
@@ -96,6 +99,11 @@ def seat_group(lobby: Lobby, members: Iterable[LobbySeat]) -> Lobby:
         raise ValueError("a group has 1 to 8 members")
     mean = sum(m.rating for m in members) / len(members)
     return replace(lobby, seats=members, group_rating=mean)
+
+
+def people(lobby: Lobby) -> int:
+    """D18: how many of the seated players are people (not bots)."""
+    return sum(1 for s in lobby.seats if not s.bot)
 
 
 def unseat(lobby: Lobby, player: str) -> Lobby:

@@ -20,7 +20,8 @@ def _service() -> Service:
 
 
 def handler(event: Any, context: Any) -> dict[str, int]:
-    """Advance every tournament whose deadline has passed; tend every due lobby; refresh the
+    """Advance every tournament whose deadline has passed (house bots' moves too); tend every
+    due lobby (house bots fill those whose people waited long enough); refresh the
     leaderboards' snapshots when a minute has passed since the last refresh.
 
     Never lets an exception escape as a TypeError: zappa's run_function would then call it
@@ -43,6 +44,7 @@ def handler(event: Any, context: Any) -> dict[str, int]:
         "lobbies": report.lobbies,
         "moves": report.moves,
         "freed": report.freed,
+        "filled": report.filled,
         "boards": boards,
     }
     log.info("sweep", extra={"fields": result})

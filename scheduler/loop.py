@@ -1,5 +1,6 @@
 """The local stand-in for the scheduled event: the same sweep (and leaderboards' refresh, at
-most once a minute), every second, in a thread."""
+most once a minute), every WT_SWEEP_SECONDS (`make run`: 1; the deployed schedule: 60), in a
+thread."""
 
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ time; only guesses come at moments nobody knows, and even those follow a pace.
 - The opponent's turn: their guess may come at any moment, but a player rarely answers in
   less than half their usual time (the geometric mean of their latest answers in this
   tournament; 4 s before their first): nothing until then (the quiet start), then every
-  1.15 s, and just after the deadline.
+  1.15 s, and just after the deadline. A house bot's move (D18) has a stored time: just after
+  it.
 - Waiting for the round to end (your duel is over, or a bye): with one duel left, any of its
   guesses may end the round, and the next intro (R2) must be on screen from its start, so like
   a player of that duel (with a wider margin: a round's end makes every waiting player late
@@ -31,6 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from api.config import default_outage_gap
 from core.duel import Duel
 from core.tournament_state import Tournament
 
@@ -68,6 +70,7 @@ def poll_after_ms(t: Tournament, viewer: Viewer, now: int) -> int:
     """Milliseconds until `viewer` should poll `t` again."""
     advice = _advice(t, viewer, now)
     if t.finished_at is None:
+        advice = _with_house_bots(t, advice)
         # D9: polls are the player's contact, so stay well inside the reconnect window; but an
         # intro and the whole turn after it may pass in one wait.
         timing = t.timing
@@ -167,10 +170,37 @@ def _after_deadline(duel: Duel, now: int) -> int:
     return MARGIN_MS if deadline is None else deadline + MARGIN_MS - now
 
 
+def _with_house_bots(t: Tournament, advice: int) -> int:
+    """D18: where house bots play, a person may be the only one polling, and at a quiet hour
+    their polls (with the minutely sweep) are all that beats storage's heartbeat: a gap in it
+    longer than the outage gap is taken for an outage, which pauses the game (api/service/
+    outages.py). A request beats only a heartbeat older than about half that gap, so they poll
+    at least every half gap (10 s by default), whatever else the advice."""
+    if not any(p.house for p in t.players):
+        return advice
+    return min(advice, default_outage_gap(t.timing) // 2)
+
+
+def _house_move(t: Tournament, duel: Duel, now: int) -> int | None:
+    """D18: a house bot plays at a time the stored tournament already tells (core/house.py):
+    just after it, or after the turn's deadline when it lets the turn go; None when the player
+    to play is not a house bot."""
+    bots = t.house_bots()
+    if duel.to_play not in bots:
+        return None
+    from core.house import move_at  # loads nothing new: next_deadline has imported it
+
+    at = move_at(t.seed, duel, bots)
+    return _after_deadline(duel, now) if at is None else max(0, at - now) + MARGIN_MS
+
+
 def _until_answered(t: Tournament, duel: Duel, now: int, share: float | None = None) -> int:
     """Until the player to play may have answered: nothing in the quiet start of the turn,
     then every `EVERY_MS`, and never later than just after the turn's deadline (a skip, R11,
-    passes the turn on)."""
+    passes the turn on). A house bot's move has a known time: just after it."""
+    known = _house_move(t, duel, now)
+    if known is not None:
+        return known
     quiet_until = duel.turn_started_at + quiet_ms(t, duel.to_play, share)
     wait = quiet_until - now if now < quiet_until else EVERY_MS
     return min(wait, _after_deadline(duel, now))

@@ -1,23 +1,21 @@
 """`make run`: the whole stack in one process.
 
 The store (WT_STORE: DynamoDB Local by default, its data in WT_DATA_DIR; see api/local/stores.py)
-with the table created if missing, the Flask API and browser client, the sweep every second, and
-the practice bots' pool (WT_BOTS). Ctrl-C or SIGTERM stops everything, DynamoDB Local included.
+with the table created if missing, the Flask API and browser client, and the sweep every second
+(WT_SWEEP_SECONDS=60 runs it at the deployed cadence). House bots (D18) are the service's own, as
+deployed: nothing else runs for them. Ctrl-C or SIGTERM stops everything, DynamoDB Local included.
 """
 
 from __future__ import annotations
 
 import faulthandler
 import os
-import secrets
 import signal
 import sys
-from dataclasses import replace
 
 from werkzeug.serving import run_simple
 
 from api import bootstrap
-from api.bots.pool import BotPool
 from api.config import Settings
 from api.http.app import create_app
 from api.local.dynamodb_local import stop_on_sigterm
@@ -27,15 +25,13 @@ from scheduler import loop
 
 
 def local_settings(env: dict[str, str]) -> Settings:
-    """The environment's settings with `make run`'s defaults: practice bots, and DynamoDB Local
-    unless WT_STORE names another store or a DYNAMODB_ENDPOINT is given without it."""
-    defaults = {"WT_BOTS": "1"}
+    """The environment's settings with `make run`'s defaults: the sweep every second, and
+    DynamoDB Local unless WT_STORE names another store or a DYNAMODB_ENDPOINT is given
+    without it."""
+    defaults = {"WT_SWEEP_SECONDS": "1"}
     if not env.get("WT_STORE") and not env.get("DYNAMODB_ENDPOINT"):
         defaults["WT_STORE"] = "dynamodb-local"
-    settings = Settings.from_env({**defaults, **env})
-    if settings.bots and not settings.bot_key:
-        settings = replace(settings, bot_key=secrets.token_urlsafe(24))  # new every run
-    return settings
+    return Settings.from_env({**defaults, **env})
 
 
 def main() -> int:
@@ -57,22 +53,20 @@ def serve(settings: Settings, where: str) -> None:
     create_table(settings)
     repo = bootstrap.repository(settings)
     service = bootstrap.service(settings, repo)
-    sweeping = loop.start(service)
+    sweeping = loop.start(service, settings.sweep_ms / 1000)
     app = create_app(service)
-    if settings.bots:
-        pool = BotPool(f"http://127.0.0.1:{settings.port}", settings, service.ctx.repo)
-        pool.install(app)
-        pool.start()
-        print(
-            f"bots fill a person's lobby after {settings.bot_fill_ms / 1000:g} s (WT_BOTS=0: none)",
-            file=sys.stderr,
-        )
+    bots = (
+        f"house bots fill a person's lobby after {settings.bot_fill_ms / 1000:g} s"
+        if settings.house_bots
+        else "no house bots (WT_HOUSE_BOTS=0)"
+    )
     timing = settings.timing
     print(
         f"store {settings.store}, table {settings.table_name}: {where}\n"
         f"Wordle Tournament on http://127.0.0.1:{settings.port} "
         f"(turn {timing.turn_ms / 1000:g} s, intro {timing.intro_ms / 1000:g} s, "
-        f"reconnect {timing.reconnect_ms / 1000:g} s) — Ctrl-C stops it",
+        f"reconnect {timing.reconnect_ms / 1000:g} s, sweep every {settings.sweep_ms / 1000:g} s"
+        f"); {bots} — Ctrl-C stops it",
         file=sys.stderr,
         flush=True,
     )

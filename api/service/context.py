@@ -8,15 +8,14 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TypeVar
 
-import wordlists
 from api.config import Settings
 from api.service import errors
 from api.service.limits import Budget, Limiter
 from api.service.outages import OutageWatch
 from api.storage import repository as storage
+from api.words import word_source
 from core.outages import Outage
 from core.words import WordSource
 
@@ -47,13 +46,10 @@ def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-@cache
 def words_for(language: str) -> WordSource:
-    """Core's view of one language's word lists (loaded lazily by `wordlists`)."""
-    return WordSource(
-        accepts=lambda word: wordlists.is_accepted(language, word),
-        draw=lambda length, rng, exclude: wordlists.draw_secret(language, length, rng, exclude),
-    )
+    """Core's view of one language's word lists (loaded lazily by `wordlists`), with the
+    solver's lexicon that house bots play from (D18; built on first use: api/words.py)."""
+    return word_source(language)
 
 
 @dataclass

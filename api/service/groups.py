@@ -168,9 +168,11 @@ class Groups:
             _game(lambda: gr.check_start(group, player.id, busy))
             now = self.ctx.now()
             empty = lb.Lobby(self.ctx.new_id("l"), group.language, now, group_id=group.id)
-            lobby = lb.seat_group(empty, (lb.LobbySeat(m.id, m.rating, now) for m in members))
+            lobby = lb.seat_group(
+                empty, (lb.LobbySeat(m.id, m.rating, now, m.bot) for m in members)
+            )
             seated = {m.id: replace(m, lobby_id=lobby.id, queued_at=now) for m in members}
-            lobby_record = LobbyRecord(lobby)
+            lobby_record = LobbyRecord(lobby, seated_at=now)  # D18: bots fill it in time too
             group_write = Put(replace(record, lobby_id=lobby.id))
             if lobby.full:
                 t, writes = start_writes(

@@ -1,5 +1,6 @@
 """Open lobbies between joins: players who queue together meet (D15), silent players give up
-their seats (D16).
+their seats (D16), and a person who has waited long enough gets house bots (D18,
+api/service/house_bots.py).
 
 Both follow from what is stored (D10): each seat carries its player's last contact, and which
 lobbies can meet is a pure function of their seats (core/merge.py). So a request that reads a
@@ -10,8 +11,8 @@ lobby and the sweep decide alike, whichever comes first. Who does it:
   together while it can. On Lambda, where the sweep runs once a minute, this is what gathers
   players who queue at the same moment within seconds.
 - the sweep tends every lobby that is due: `SETTLE_MS` after each change of it (by then the
-  index shows the lobbies that were created at the same moment, which a join could not see) and
-  at the first moment one of its seats falls idle.
+  index shows the lobbies that were created at the same moment, which a join could not see), at
+  the first moment one of its seats falls idle, and when house bots are to fill it.
 
 The index is eventually consistent: whatever it shows is read again by key before it is written,
 and every write is conditional on the versions read, so a lost race is read again and decided
@@ -25,6 +26,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from api.service.context import Context, guarded
+from api.service.house_bots import HouseBots
 from api.service.tournaments import start_writes
 from api.storage import repository as storage
 from api.storage.records import LobbyRecord, PlayerRecord
@@ -46,6 +48,7 @@ class Tended:
     moves: int = 0
     freed: int = 0
     stale: bool = False  # the index showed lobbies that had changed since: look again soon
+    filled: bool = False  # D18: house bots filled it and its tournament started
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +95,7 @@ def saved(put: Put) -> LobbyRecord:
 class Lobbies:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.house = HouseBots(ctx)
 
     @property
     def idle_ms(self) -> int:
@@ -100,16 +104,24 @@ class Lobbies:
 
     def write(self, record: LobbyRecord, now: int, *, new: bool = False) -> Put:
         """Every write of a lobby goes through here: an open lobby is due for the sweep when
-        the index has settled (D15) or at its first idle seat (D16), whichever comes first."""
+        the index has settled (D15), at its first idle seat (D16) or when house bots fill it
+        (D18), whichever comes first."""
         due = None
         if record.open:
-            idle = lb.idle_deadline(record.lobby, self.idle_ms)
-            due = now + SETTLE_MS if idle is None else min(now + SETTLE_MS, idle)
+            times = [now + SETTLE_MS, lb.idle_deadline(record.lobby, self.idle_ms)]
+            times.append(self.house.fill_at(record))
+            due = min(t for t in times if t is not None)
         return Put(replace(record, due=due), new=new)
 
-    def next_due(self, record: LobbyRecord) -> int | None:
-        """When the sweep must look at a lobby it has just tended: its first idle seat."""
-        return lb.idle_deadline(record.lobby, self.idle_ms) if record.open else None
+    def next_due(self, record: LobbyRecord, now: int) -> int | None:
+        """When the sweep must look at a lobby it has just tended: its first idle seat, or
+        when house bots fill it (a fill that was due and did not happen: again soon)."""
+        if not record.open:
+            return None
+        fill = self.house.fill_at(record)
+        times = [lb.idle_deadline(record.lobby, self.idle_ms)]
+        times.append(None if fill is None else max(fill, now + SETTLE_MS))
+        return min((t for t in times if t is not None), default=None)
 
     def heard_from(self, record: LobbyRecord, player_id: str, now: int) -> LobbyRecord:
         """D9, D16: a request from a seated player is a contact; stored at most once per player
@@ -149,6 +161,26 @@ class Lobbies:
         self.ctx.repo.commit([*writes, put])
         return saved(put), len(gone)
 
+    # ------------------------------------------------------------------ D18
+
+    def fill_if_due(
+        self, record: LobbyRecord, now: int, *, verify: bool = False
+    ) -> tuple[bool, LobbyRecord | None, int]:
+        """D18, D10: if house bots were to fill this open lobby by `now`, fill it as it stood
+        then (seats idle by then freed first, D16), and start its tournament at that moment:
+        (True, the started lobby, or None if it emptied; the seats freed). Else (False, the
+        lobby as it is, 0). A lost race raises storage.Conflict."""
+        fill_at = self.house.fill_at(record)
+        if fill_at is None or fill_at > now:
+            return False, record, 0
+        freed_record, freed = self.free_idle(record, fill_at)
+        if freed_record is None or not freed_record.open:
+            return True, None, freed
+        started = self.house.fill(freed_record, now, verify=verify)
+        if started is None:  # its last person went with the idle seats: nothing to fill
+            return False, freed_record, freed
+        return True, started, freed
+
     # ------------------------------------------------------------------ D15
 
     def _meet(self, record: LobbyRecord, candidates: list[LobbyRecord], now: int) -> Met:
@@ -166,6 +198,11 @@ class Lobbies:
             if fresh is None or (fresh.id, fresh.version) != (partner.id, partner.version):
                 stale = True
             if fresh is not None and fresh.open:
+                due, fresh, n = self.fill_if_due(fresh, now)
+                freed += n
+                if due:
+                    continue  # D18: it started (or emptied) when it was due, before this
+                assert fresh is not None
                 fresh, n = self.free_idle(fresh, now)
                 freed += n
             if fresh is None or not fresh.open:
@@ -199,7 +236,7 @@ class Lobbies:
         """One transaction: both lobbies, the moved players, and the tournament if it starts."""
         target, source = (a, b) if move.target.id == a.id else (b, a)
         movers = self._seated(move.moved, source.id)
-        after = replace(target, lobby=move.target)
+        after = replace(target, lobby=move.target, seated_at=now)  # D18: seats taken now
         # The source keeps where its players went, so that they can be followed there.
         left = replace(source, lobby=move.source, moved_to=target.id)
         source_write = Put(replace(left, due=None)) if move.closes else self.write(left, now)
@@ -233,15 +270,16 @@ class Lobbies:
         record: LobbyRecord | None = None,
         candidates: list[LobbyRecord] | None = None,
     ) -> Tended:
-        """Bring a lobby up to date at `now`: free its idle seats (D16), then let it meet the
-        open lobbies nearby until it meets none (D15).
+        """Bring a lobby up to date at `now`: if house bots were to fill it by now, fill it
+        (D18); else free its idle seats (D16), then let it meet the open lobbies nearby until
+        it meets none (D15).
 
         With `player`, follow that player into whichever lobby they end up in; `record` and
         `candidates` save the reads a caller has just made. Without (the sweep), read every
         shard of the lobby's bands. Best effort: a lost race is read
         again, a storage fault leaves the rest to the next request or sweep.
         """
-        moves = freed = 0
+        moves = freed = conflicts = 0
         for _ in range(MAX_STEPS):
             try:
                 if record is None:
@@ -255,6 +293,11 @@ class Lobbies:
                     continue
                 if not record.open:
                     return Tended(record, moves, freed)
+                due, record, n = self.fill_if_due(record, now, verify=conflicts > 0)
+                freed += n
+                if due:
+                    return Tended(record, moves, freed, filled=record is not None)
+                assert record is not None
                 record, n = self.free_idle(record, now)
                 freed += n
                 if record is None or not record.open:
@@ -275,6 +318,7 @@ class Lobbies:
                 record, candidates = None, None
             except storage.Conflict:
                 record = None  # someone else wrote first: read again, decide again
+                conflicts += 1
             except storage.Unavailable as exc:
                 log.warning(
                     "tending a lobby stopped",

@@ -33,13 +33,9 @@ def check_language(language: Any) -> str:
     return language
 
 
-def lobby_view(
-    record: LobbyRecord,
-    nicknames: dict[str, str] | None = None,
-    bots: set[str] | None = None,
-) -> dict[str, Any]:
-    """A lobby's seats: nicknames when `nicknames` are known, and whether each is a house bot
-    when `bots` (the seated bots' ids) is known, else null."""
+def lobby_view(record: LobbyRecord, nicknames: dict[str, str] | None = None) -> dict[str, Any]:
+    """A lobby's seats (nicknames when `nicknames` are known), each marked bot or not (D18: the
+    seat says so)."""
     lobby = record.lobby
     return {
         "id": lobby.id,
@@ -47,11 +43,7 @@ def lobby_view(
         "created_at": lobby.created_at,
         "rating": round(lobby.rating) if lobby.seats else None,
         "seats": [
-            {
-                "player_id": s.player,
-                "nickname": (nicknames or {}).get(s.player),
-                "bot": None if bots is None else s.player in bots,
-            }
+            {"player_id": s.player, "nickname": (nicknames or {}).get(s.player), "bot": s.bot}
             for s in lobby.seats
         ],
         "open_seats": lobby.open_seats,
@@ -106,18 +98,27 @@ class Matchmaking:
                     continue
                 if stored.tournament_id is not None:
                     continue
+                filled, _, _ = self.lobbies.fill_if_due(stored, now)
+                if filled:  # D18, D10: house bots took its seats when it was due, before us
+                    raise storage.Conflict(f"lobby {stored.id} was due for its fill")
                 if stored.lobby.has(me.id):  # a request of ours seated us since `me` was read
                     raise storage.Conflict(f"{me.id} was seated in {stored.id} meanwhile")
                 try:
-                    seated = lb.seat(stored.lobby, me.id, me.rating, language, now)
+                    seated = lb.seat(stored.lobby, me.id, me.rating, language, now, bot=me.bot)
                 except GameError as exc:
                     raise errors.from_game_error(exc) from exc
                 changed = {me.id: replace(me, lobby_id=stored.id, queued_at=now)}
-                return self.commit_seats(replace(stored, lobby=seated), changed, now)
-            lobby = lb.Lobby(self.ctx.new_id("l"), language, now)
-            put = self.lobbies.write(
-                LobbyRecord(lb.seat(lobby, me.id, me.rating, language, now)), now, new=True
+                taken = replace(stored, lobby=seated, seated_at=now)  # D18: a seat taken now
+                return self.commit_seats(taken, changed, now)
+            lobby = lb.seat(
+                lb.Lobby(self.ctx.new_id("l"), language, now),
+                me.id,
+                me.rating,
+                language,
+                now,
+                bot=me.bot,
             )
+            put = self.lobbies.write(LobbyRecord(lobby, seated_at=now), now, new=True)
             self.ctx.repo.commit([put, Put(replace(me, lobby_id=lobby.id, queued_at=now))])
             return saved(put)
 
@@ -199,8 +200,9 @@ class Matchmaking:
             self.lobbies.heard_from(record, player.id, self.ctx.now())
 
     def status(self, player: PlayerRecord) -> dict[str, Any]:
-        """The wait so far and how many players search near the player's fixed window; also a
-        contact (D16) and a chance to meet the lobbies nearby (D15)."""
+        """The wait so far, how many people search in the player's fixed window and language,
+        and when house bots fill the lobby (D18); also a contact (D16), a chance to meet the
+        lobbies nearby (D15), and the fill itself once it is due."""
         me = guarded(lambda: self.ctx.repo.get_player(player.id)) or player
         window = {
             "rating": me.rating,
@@ -216,6 +218,9 @@ class Matchmaking:
         if record is None or not record.open or not record.lobby.has(me.id):
             return idle
         now = self.ctx.now()
+        # Storage's heartbeat (api/service/outages.py), kept fresh by the waiting too: else the
+        # quiet minute before a lone person's tournament would be taken for an outage of it.
+        self.ctx.outages(now)
         record = self.lobbies.heard_from(record, me.id, now)
         lobby = record.lobby
         # Bounded: a few lobbies per rating band, the fullest first, however many are open.
@@ -226,32 +231,23 @@ class Matchmaking:
         if tended is None or not tended.open:
             return idle  # it started (or the player is gone): GET /v1/me says where
         together = {s.player for s in tended.lobby.seats}
-        seated = guarded(lambda: self.ctx.repo.get_players(list(together)))
         searching = sum(
             1
             for other in around
             if other.id not in (record.id, tended.id)
             for s in other.lobby.seats
-            if s.player not in together and abs(s.rating - me.rating) <= lb.RATING_WINDOW
+            if not s.bot
+            and s.player not in together
+            and abs(s.rating - me.rating) <= lb.RATING_WINDOW
         )
         return {
             "queued": True,
             "waited_ms": max(0, now - (me.queued_at or now)),
             "searching_in_window": searching,
-            "bots_at": self.bots_at(seated),
+            "bots_at": self.lobbies.house.fill_at(tended),
             "window": window,
-            "lobby": lobby_view(tended, bots={p.id for p in seated if p.bot}),
+            "lobby": lobby_view(tended),
         }
-
-    def bots_at(self, seated: list[PlayerRecord]) -> int | None:
-        """When house bots fill the open lobby whose players are `seated`: WT_BOT_FILL_SECONDS
-        after its last seat was taken (the latest `queued_at`; a D15 move keeps a player's),
-        once a person sits in it. None when house bots are off or only bots sit there."""
-        settings = self.ctx.settings
-        taken = [p.queued_at for p in seated if p.queued_at is not None]
-        if not settings.bots or not taken or all(p.bot for p in seated):
-            return None
-        return max(taken) + settings.bot_fill_ms
 
     def lobby(self, player: PlayerRecord, lobby_id: str) -> dict[str, Any]:
         if not is_id(lobby_id, "l"):
@@ -263,11 +259,8 @@ class Matchmaking:
         if player.id not in seats:
             raise errors.Forbidden("only seated players may see a lobby", code="not_seated")
         self.lobbies.heard_from(record, player.id, self.ctx.now())
-        players = guarded(lambda: self.ctx.repo.get_players(seats))
-        known = {p.id: p.nickname for p in players}
+        known = {p.id: p.nickname for p in guarded(lambda: self.ctx.repo.get_players(seats))}
         present = [s for s in seats if s in known]
         return lobby_view(
-            record,
-            dict(zip(present, names.shown([known[s] for s in present]), strict=True)),
-            bots={p.id for p in players if p.bot},
+            record, dict(zip(present, names.shown([known[s] for s in present]), strict=True))
         )

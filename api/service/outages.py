@@ -75,8 +75,8 @@ class OutageWatch:
         self._checked: int | None = None
 
     def outages(self, now: int | None = None) -> tuple[Outage, ...]:
-        """The recorded outages, from a view less than `beat_ms` old (refreshed otherwise:
-        raises Unavailable while storage is down)."""
+        """The recorded outages, from a view of a heartbeat less than `beat_ms` old (refreshed
+        otherwise: raises Unavailable while storage is down)."""
         now = self.clock() if now is None else now
         with self._lock:
             if self._checked is not None and 0 <= now - self._checked < self.beat_ms:
@@ -110,9 +110,14 @@ class OutageWatch:
 
     def _take(self, record: ClockRecord | None, now: int) -> tuple[Outage, ...]:
         outages = tuple(Outage(s, e) for s, e in (record.outages if record else ()))
+        # The view lasts while the heartbeat it saw is younger than `beat_ms` (not `beat_ms`
+        # after the refresh): else one instance's polls `beat_ms` apart could leave the
+        # heartbeat up to twice that old between its beats, which a lone person's game (D18:
+        # the others house bots) takes for an outage of the whole gap.
+        seen = now if record is None else min(now, record.at)
         with self._lock:
-            if self._checked is None or now >= self._checked:
-                self._outages, self._checked = outages, now
+            if self._checked is None or seen >= self._checked:
+                self._outages, self._checked = outages, seen
         return outages
 
     def _beat(self, last: ClockRecord | None, now: int) -> ClockRecord:

@@ -1,5 +1,6 @@
-"""The scheduled sweep: tournaments advance even when nobody polls (D10), open lobbies meet
-(D15) and free their idle seats (D16) even when nobody queues.
+"""The scheduled sweep: tournaments advance even when nobody polls (D10), house bots play their
+moves (D18), open lobbies meet (D15), free their idle seats (D16) and are filled with house bots
+(D18) even when nobody queues.
 
 It reads the sparse deadline index, so its cost grows with the tournaments and lobbies that are
 due, not with those that are live or open; finished tournaments, started lobbies and groups are
@@ -29,6 +30,7 @@ class SweepReport:
     lobbies: int = 0  # open lobbies that were due (changed a moment ago, or with an idle seat)
     moves: int = 0  # D15: players moved together
     freed: int = 0  # D16: idle seats given up
+    filled: int = 0  # D18: lobbies filled with house bots (their tournaments started)
 
 
 def sweep(
@@ -57,23 +59,27 @@ def sweep(
                 "sweep could not advance a tournament",
                 extra={"fields": {"tournament_id": tournament_id, "error": exc.code}},
             )
-    lobby_report = sweep_lobbies(ctx, lobbies, now, limit) if lobbies is not None else (0, 0, 0)
+    lobby_report = sweep_lobbies(ctx, lobbies, now, limit) if lobbies is not None else (0,) * 4
     return SweepReport(len(due), advanced, failed, *lobby_report)
 
 
-def sweep_lobbies(ctx: Context, lobbies: Lobbies, now: int, limit: int) -> tuple[int, int, int]:
-    """D15, D16: tend each due lobby; one that needed nothing is next due at its first idle
-    seat (contacts only move that later, so the sweep then finds it not yet due: as for
-    tournaments, it moves it in the index and looks again then)."""
+def sweep_lobbies(
+    ctx: Context, lobbies: Lobbies, now: int, limit: int
+) -> tuple[int, int, int, int]:
+    """D15, D16, D18: tend each due lobby; one that needed nothing is next due at its first
+    idle seat or its fill by house bots (contacts only move the first later, so the sweep then
+    finds it not yet due: as for tournaments, it moves it in the index and looks again then)."""
     due = ctx.repo.due_lobbies(now, limit)
-    moves = freed = 0
+    moves = freed = filled = 0
     for lobby_id in due:
         tended = lobbies.tend(lobby_id, now)
-        moves, freed = moves + tended.moves, freed + tended.freed
+        moves, freed, filled = moves + tended.moves, freed + tended.freed, filled + tended.filled
         record = tended.record
         if record is None or record.id != lobby_id or tended.moves or tended.freed:
             continue  # written anew: due again a moment later, for another look
-        nxt = lobbies.next_due(record)
+        if tended.filled:
+            continue  # started: out of the index
+        nxt = lobbies.next_due(record, now)
         if tended.stale and nxt is not None:  # it saw an index behind the store: again soon
             nxt = min(nxt, now + SETTLE_MS)
         if nxt != record.due:
@@ -84,7 +90,7 @@ def sweep_lobbies(ctx: Context, lobbies: Lobbies, now: int, limit: int) -> tuple
                     "sweep could not reschedule a lobby",
                     extra={"fields": {"lobby_id": lobby_id, "error": str(exc)}},
                 )
-    return len(due), moves, freed
+    return len(due), moves, freed, filled
 
 
 def _reschedule(ctx: Context, record: TournamentRecord, due: int | None) -> None:

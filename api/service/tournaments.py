@@ -112,13 +112,14 @@ def start_writes(
     now: int,
     new_lobby: bool = False,
 ) -> tuple[Tournament, list[Write]]:
-    """D7: the lobby is full, so its tournament starts now, in one transaction with the seats."""
+    """D7: the lobby is full, so its tournament starts now, in one transaction with the seats
+    (house bots among them, D18, are seated in the lobby too)."""
     by_id = {p.id: p for p in players}
     order = [by_id[s.player] for s in lobby.lobby.seats]
     # R25: the tournament shows its names for good; look-alikes get " 2", " 3", … by seat.
     shown = names.shown([p.nickname for p in order])
     seats = [
-        tm.Seat(p.id, name, p.rating, p.bot, p.group_id)
+        tm.Seat(p.id, name, p.rating, p.bot, p.group_id, house=p.house)
         for p, name in zip(order, shown, strict=True)
     ]
     language = lobby.lobby.language
@@ -130,11 +131,10 @@ def start_writes(
     ]
     for seat in lobby.lobby.seats:
         p = by_id[seat.player]
-        writes.append(
-            Put(
-                replace(p, lobby_id=None, queued_at=None, tournament_id=tid, last_tournament_id=tid)
-            )
+        seated = replace(
+            p, lobby_id=None, queued_at=None, tournament_id=tid, last_tournament_id=tid
         )
+        writes.append(Put(seated, new=p.version == 0))  # version 0: a new house bot (D18)
     return t, writes
 
 

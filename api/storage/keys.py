@@ -19,10 +19,11 @@ Items (partition key `pk`):
 
 Index partitions (how many shards each has is the deployment's `Layout`, api/storage/layout.py):
 `due` holds live tournaments in `D#<shard>` and open lobbies in `DL#<shard>`; `fill` open lobbies
-in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`; `history` a player's lines
-under their id, and (D19) under `F#review` the statistics of every player whose fair-play status
-is not ok, by when it was set; `active` players' statistics in `A#<part>` and `A#<part>#<n>`
-(ACTIVE_SPREAD keys a part), fair play's held players aside.
+in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`, and idle house bots (D18)
+in `I#<band>`, sorted by rating; `history` a player's lines under their id, and (D19) under
+`F#review` the statistics of every player whose fair-play status is not ok, by when it was set;
+`active` players' statistics in `A#<part>` and `A#<part>#<n>` (ACTIVE_SPREAD keys a part), fair
+play's held players aside.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ ACTIVE_SPREAD = 4
 DUE = "D#"
 LOBBY_DUE = "DL#"
 FILL = "O#"
+IDLE = "I#"  # idle house bots, in the `fill` index too: what else can fill a lobby
 ACTIVE = "A#"
 # D19: the `history` index's partition of the players operators review (flagged, confirmed or
 # cleared): no player id has this shape (ids are `p_<hex>`), so no player's history meets it.
@@ -144,6 +146,36 @@ def fill_key(language: str, band: int, shard: int = 0) -> str:
     """A partition of `fill`: the open lobbies of one language and rating band (and shard)."""
     base = f"{FILL}{language}#{band}"
     return base if shard == 0 else f"{base}#{shard}"
+
+
+def idle_key(band: int) -> str:
+    """A partition of `fill` that holds the idle house bots of one rating band (D18)."""
+    return f"{IDLE}{band}"
+
+
+def idle_sort_key(rating: float) -> str:
+    """The fill index's sort key of an idle house bot: its rating, five digits (string order
+    is rating order)."""
+    return f"{min(max(round(rating), 0), 99_999):05d}"
+
+
+IdleRange = tuple[int, int, int]  # (band, lowest rating, highest rating), both included
+
+
+def idle_ranges(rating: float, window: int) -> tuple[list[IdleRange], list[IdleRange]]:
+    """Where idle house bots within `window` of `rating` are listed: the ranges from `rating`
+    upwards, then from just below it downwards, each cut at the rating bands' edges and
+    nearest first."""
+    centre = round(rating)
+    up: list[IdleRange] = []
+    for band in range(rating_band(centre), rating_band(centre + window) + 1):
+        low, high = band * RATING_BAND, (band + 1) * RATING_BAND - 1
+        up.append((band, max(centre, low), min(centre + window, high)))
+    down: list[IdleRange] = []
+    for band in range(rating_band(centre - 1), rating_band(centre - window) - 1, -1):
+        low, high = band * RATING_BAND, (band + 1) * RATING_BAND - 1
+        down.append((band, max(centre - window, low), min(centre - 1, high)))
+    return up, down
 
 
 def active_key(part: int, spread: int = 0) -> str:

@@ -27,11 +27,18 @@ class PlayerRecord:
     last_tournament_id: str | None = None  # the latest tournament, to watch or see results
     group_id: str | None = None
     bot: bool = False
-    version: int = 0
+    version: int = 0  # 0: never stored (a write of it must create it)
     # D9: when the player was last heard from outside a tournament (queue, lobby, group, me),
     # written apart from the versioned record (Repository.touch_player). In a tournament the
     # tournament's own stamps count (TournamentRecord.contacts).
     last_contact: int = 0
+    # D18: a house bot, played by the service itself (a bot too); it has no token. While in
+    # neither a lobby nor a tournament it is idle, listed for reuse (Players.idle_bots).
+    house: bool = False
+
+    @property
+    def idle_house_bot(self) -> bool:
+        return self.house and self.lobby_id is None and self.tournament_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +50,16 @@ class LobbyRecord:
     due: int | None = None
     # D15: its players moved into this lobby; the record stays (without seats) until it expires.
     moved_to: str | None = None
+    # D18: when its last seat was taken (house bots fill it a while after). None for a lobby
+    # stored before it was kept: then its seats' latest contact stands for it.
+    seated_at: int | None = None
+
+    @property
+    def last_seated(self) -> int:
+        """When the lobby's last seat was taken (see `seated_at`)."""
+        if self.seated_at is not None:
+            return self.seated_at
+        return max((s.seen for s in self.lobby.seats), default=self.lobby.created_at)
 
     @property
     def id(self) -> str:

@@ -96,6 +96,14 @@ class Players(Protocol):
         without a version bump; never moves a stamp back."""
         ...
 
+    def idle_bots(self, rating: float, window: int, limit: int) -> list[PlayerRecord]:
+        """D18: idle house bots (in no lobby and no tournament) rated within `window` of
+        `rating`: the `limit` closest at or above it and the `limit` closest below, the closest
+        first. Read through the eventually consistent `fill` index (keys.idle_ranges: one
+        query per side, two where a side crosses a rating band): a bot claimed a moment ago
+        may still be listed, so a claim is a write conditional on the version read."""
+        ...
+
 
 class Lobbies(Protocol):
     """Lobbies, and the groups that fill them."""

@@ -59,7 +59,9 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def settings() -> Settings:
-    return Settings(timing=TIMING)
+    """People only: these tests wait in lobbies as long as they like. House bots (D18, on by
+    default) are tests/api/test_house_bots.py's."""
+    return Settings(timing=TIMING, house_bots=False)
 
 
 @pytest.fixture

@@ -212,7 +212,9 @@ def test_the_queue_says_when_house_bots_fill_the_lobby(
     the lobby has started."""
     fill = 15_000
     game = game_for(
-        make_app(repo, settings=Settings(timing=TIMING, bots=True, bot_fill_ms=fill)), clock, repo
+        make_app(repo, settings=Settings(timing=TIMING, house_bots=True, bot_fill_ms=fill)),
+        clock,
+        repo,
     )
     first, second = game.new_players(2)
     assert game.get("/v1/queue", first).get_json()["bots_at"] is None  # not queued
@@ -228,7 +230,7 @@ def test_the_queue_says_when_house_bots_fill_the_lobby(
         join(game, p)
     assert game.get("/v1/queue", first).get_json()["bots_at"] is None  # full: it started
 
-    off = game_for(make_app(repo, settings=Settings(timing=TIMING, bots=False)), clock, repo)
+    off = game_for(make_app(repo, settings=Settings(timing=TIMING, house_bots=False)), clock, repo)
     alone = off.new_player()
     join(off, alone)
     status = off.get("/v1/queue", alone).get_json()

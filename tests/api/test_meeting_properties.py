@@ -191,7 +191,8 @@ class Meeting(RuleBasedStateMachine):
                 assert record.due is None  # a closed lobby is out of the sweep's index
         for t in self._tournaments():
             for p in t.tournament.players:
-                if p.lives > 0 and p.left_at is None:  # D14: once out, free
+                # D14: once out (or finished: D18, only house bots may be left), free
+                if p.lives > 0 and p.left_at is None and t.tournament.finished_at is None:
                     assert self._player(p.id).tournament_id == t.id
         for pid in self.players:
             me = self._player(pid)

@@ -118,3 +118,26 @@ def test_d9_no_traffic_is_not_an_outage(
     assert stored.absorbed == ()
     assert all(p.left_at == contacts[p.id] + TIMING.reconnect_ms for p in stored.players)
     assert repo.get_clock().outages == ()
+
+
+def test_d9_d18_one_instance_polled_every_nine_seconds_keeps_the_heartbeat_fresh() -> None:
+    """A lone person (house bots, D18) and the minutely sweep on another instance: the app's
+    view lasts while the heartbeat it saw is younger than the beat interval (not for a beat
+    interval after it looked), so the poll after the sweep's beat that finds it old beats in
+    time, and no quiet moment becomes an outage."""
+    from api.service.outages import OutageWatch
+    from api.storage.memory import InMemoryRepository
+
+    clock = FakeClock(1_000_000)
+    repo = InMemoryRepository()
+    app = OutageWatch(repo, clock, beat_ms=9_500, gap_ms=20_000)
+    sweep = OutageWatch(repo, clock, beat_ms=9_500, gap_ms=20_000)
+    app.outages()  # the app beats at 0
+    clock.advance(8_000)
+    sweep.refresh(beat=True)  # the sweep at 8 s
+    for _ in range(3):  # polls at 12 s (the heartbeat is the sweep's, fresh), 21 s, 30 s
+        clock.advance(4_000 if clock.ms == 1_008_000 else 9_000)
+        app.outages()
+    heartbeat = repo.get_clock()
+    assert heartbeat is not None and heartbeat.outages == ()
+    assert heartbeat.at >= 1_021_000  # the poll at 21 s beat (the heartbeat was 13 s old)

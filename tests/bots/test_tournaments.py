@@ -1,5 +1,6 @@
 """Bots finish whole tournaments through the public HTTP API, in each of the 13 languages (R23),
-and the pool fills a waiting person's lobby with bots marked as bots."""
+and only the holder of the bot key may create them. (House bots, D18, are the service's own:
+tests/api/test_house_bots.py.)"""
 
 from __future__ import annotations
 
@@ -10,13 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 
 import wordlists
 from api.bots.client import BotClient, PlayOptions, play_tournament
 from api.bots.http import ApiError, Http
-from api.bots.pool import BotPool
-from api.service import Service
 from core.bots import EASY, HARD, MEDIUM
 from tests.bots.conftest import BOT_KEY, Running, fast_settings
 
@@ -148,110 +146,3 @@ def test_a_deployment_without_a_bot_key_refuses_every_bot(
     with pytest.raises(ApiError) as refused:
         BotClient(Http(running.url)).create_player(bot=True, bot_key="")
     assert refused.value.status == 403
-
-
-def started_pool(
-    api_server: Callable[..., Running], settings: Any, *, start: bool = True, **options: Any
-) -> tuple[Running, BotPool]:
-    """A running API with a bot pool (fast bots, a tick every 0.1 s), started unless `start`
-    is False."""
-    pools: list[BotPool] = []
-
-    def install(app: Flask, service: Service) -> None:
-        pool = BotPool(
-            "http://placeholder",
-            settings,
-            service.ctx.repo,
-            tick_s=0.1,
-            options=PlayOptions(**FAST),  # type: ignore[arg-type]
-            **options,
-        )
-        pool.install(app)
-        pools.append(pool)
-
-    running = api_server(settings, install)
-    pool = pools[0]
-    pool.base_url = running.url
-    if start:
-        pool.start()
-    return running, pool
-
-
-def test_pool_fills_a_waiting_persons_lobby_with_bots_of_nearby_rating(
-    api_server: Callable[..., Running],
-) -> None:
-    settings = fast_settings(bots=True, bot_fill_ms=1000)
-    running, pool = started_pool(api_server, settings, start=False)
-    try:
-        person = BotClient(Http(running.url))
-        person.create_player()
-        lobby = person.join_queue("de")
-        pool.tick()  # the pool looks at the lobby at once: nobody waited WT_BOT_FILL_SECONDS yet
-        assert lobby["id"] not in pool._filling  # it began no fill (that would be a thread)
-        assert len(person.lobby(lobby["id"])["seats"]) == 1
-        pool.start()
-        deadline = time.monotonic() + 15
-        tid = None
-        while tid is None and time.monotonic() < deadline:
-            tid = person.lobby(lobby["id"])["tournament_id"]
-            time.sleep(0.1)
-        assert tid is not None, "bots did not fill the lobby"
-        view = person.state(tid).body
-        bots = [p for p in view["players"] if p["bot"]]
-        assert (
-            len(bots) == 7
-            and not next(p for p in view["players"] if p["id"] == person.player_id)["bot"]
-        )
-        ratings = [p.rating for p in running.repo.get_players([p["id"] for p in bots])]
-        assert all(abs(r - 1000) <= 200 for r in ratings)
-        person.leave(tid)  # R20: the bots play on among themselves
-        assert finishes(running, tid)
-        assert pool.tournaments == [tid]
-    finally:
-        pool.stop()
-
-
-def test_d15_pool_bots_follow_their_lobby_when_it_merges(
-    api_server: Callable[..., Running],
-) -> None:
-    """A bot-filled lobby moves into a group's lobby (D15, R22): its bots play the tournament
-    that starts there, as the pool's own (they are followed through their player records)."""
-    settings = fast_settings(bots=True, bot_fill_ms=500)
-    running, pool = started_pool(api_server, settings, max_bots=6)
-    try:
-        waiting = BotClient(Http(running.url))
-        waiting.create_player()
-        lobby = waiting.join_queue("nl")
-        deadline = time.monotonic() + 15
-        while len(waiting.lobby(lobby["id"])["seats"]) < 7 and time.monotonic() < deadline:
-            time.sleep(0.1)  # the pool can seat 6 bots: one seat stays open
-        assert len(waiting.lobby(lobby["id"])["seats"]) == 7
-        friend = BotClient(Http(running.url))
-        friend.create_player()
-        group = friend.create_group("nl")
-        started = friend.start_group(group["id"])  # the group's lobby takes the 7 in
-        tid = started["tournament_id"]
-        assert tid is not None and started["id"] == group_lobby_id(running, group["id"])
-        view = friend.state(tid).body
-        assert sum(1 for p in view["players"] if p["bot"]) == 6
-        waiting.leave(tid)
-        friend.leave(tid)  # R20: the bots play on among themselves
-        assert finishes(running, tid)
-        assert pool.tournaments == [tid]
-    finally:
-        pool.stop()
-
-
-def finishes(running: Running, tid: str, within_s: float = 60) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        record = running.repo.get_tournament(tid)
-        if record is not None and record.tournament.finished_at is not None:
-            return True
-        time.sleep(0.2)
-    return False
-
-
-def group_lobby_id(running: Running, group_id: str) -> str | None:
-    record = running.repo.get_group(group_id)
-    return None if record is None else record.lobby_id

@@ -1,9 +1,16 @@
 """Plays requests and the sweep through zappa's Lambda handler, from an unpacked package.
 
-Run by tests/deploy/test_package.py as `python -I -S lambda_driver.py PACKAGE RUNTIME`: isolated
-mode and no site-packages, so the only importable code is the standard library, PACKAGE (the
-unpacked zip, Lambda's /var/task) and then RUNTIME (boto3, botocore and their dependencies,
-which the Lambda runtime provides and the package leaves out). Prints one JSON object.
+Run by tests/deploy/test_package.py as `python -I -S lambda_driver.py PACKAGE RUNTIME [solo
+LANGUAGE]`: isolated mode and no site-packages, so the only importable code is the standard
+library, PACKAGE (the unpacked zip, Lambda's /var/task) and then RUNTIME (boto3, botocore and
+their dependencies, which the Lambda runtime provides and the package leaves out). Prints one
+JSON object.
+
+`solo LANGUAGE` (D18): one person queues alone and plays a whole tournament against house bots,
+every request an API Gateway event and the sweep the scheduled event once a minute, on a driven
+clock: the process's wall clock (`time.time_ns`, the service's only clock) moves only when the
+person waits, so fifteen minutes of play take seconds. The person is tests/deploy/solo.py
+(beside this file), which uses only the package's own modules.
 """
 
 from __future__ import annotations
@@ -16,9 +23,32 @@ import uuid
 from typing import Any
 
 PACKAGE, RUNTIME = sys.argv[1], sys.argv[2]
+MODE = sys.argv[3:]
+HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, PACKAGE)
 sys.path.append(RUNTIME)
 os.chdir(PACKAGE)  # Lambda runs with /var/task as the working directory
+
+
+class DrivenClock:
+    """The process's wall clock, moved only by `set` (solo mode)."""
+
+    def __init__(self) -> None:
+        self.ms = time.time_ns() // 1_000_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+    def set(self, ms: int) -> None:
+        self.ms = max(self.ms, ms)
+
+    def time_ns(self) -> int:
+        return self.ms * 1_000_000
+
+
+CLOCK = DrivenClock()
+if MODE[:1] == ["solo"]:
+    time.time_ns = CLOCK.time_ns  # before the handler: every clock of the service reads this
 
 import handler  # noqa: E402  zappa's handler.py at the zip root: Lambda's handler.lambda_handler
 
@@ -116,7 +146,73 @@ def response(event: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def solo(language: str) -> None:
+    """D18 at the deployed cadence, through the handler (see the module's docstring)."""
+    sys.path.insert(1, HERE)
+    from solo import Solo  # tests/deploy/solo.py: the package's modules only
+
+    from api.config import Settings
+    from api.storage.dynamodb.repository import DynamoRepository
+
+    def transport(method: str, path: str, body: Any, token: str | None) -> tuple[int, dict, Any]:
+        answer = response(http(method, path, body, token))
+        headers = {k.lower(): v for k, v in answer["headers"].items()}
+        return answer["status"], headers, answer["json"]
+
+    swept: list[dict[str, Any]] = []  # what each scheduled event returned
+    person = Solo(
+        transport,
+        CLOCK,
+        CLOCK.set,
+        language=language,
+        sweep=lambda: swept.append(call(scheduled())),
+    )
+    person.queue()
+    person.play()
+    repo = DynamoRepository(Settings.from_env())  # read only: what the sweep wrote
+    tid = person.tournament_id or ""
+
+    def finished() -> bool:
+        record = repo.get_tournament(tid)
+        return record is not None and record.tournament.finished_at is not None
+
+    person.watch_sweeps_until(finished, 3_600_000)
+    record = repo.get_tournament(tid)
+    assert record is not None
+    t = record.tournament
+    bots = [p for p in repo.get_players([p.id for p in t.players]) if p.house]
+    turn_ms = t.timing.turn_ms
+    print(
+        json.dumps(
+            {
+                "queued_at": person.queued_at,
+                "bots_at": person.bots_at,
+                "seen_started": person.seen_started,
+                "created_at": t.created_at,
+                "marked_bots": len(person.bots()),
+                "turns": len(person.turns),
+                "late_turns": [vars(x) for x in person.late_turns(turn_ms, late_ms=200)],
+                "unplayed_turns": sum(x.played is None for x in person.turns),
+                "refused": person.refused,
+                "moved_on": person.moved_on,
+                "requests": person.requests,
+                "sweeps": swept,
+                "finished_at": t.finished_at,
+                "places": [p.place for p in t.players],
+                "bots_free": [b.tournament_id is None for b in bots],
+                "history": [h.result.tournament_id for h in repo.history(person.player_id, 5)],
+                "out_at": person.out_at,
+                "log": person.log,
+                "outages": list(c.outages) if (c := repo.get_clock()) else None,
+            }
+        )
+    )
+
+
 def main() -> None:
+    if MODE[:1] == ["solo"]:
+        solo(MODE[1])
+        return
     result: dict[str, Any] = {}
     result["health"] = response(http("GET", "/v1/health"))
     players = [response(http("POST", "/v1/players", {})) for _ in range(8)]

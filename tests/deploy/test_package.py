@@ -79,7 +79,14 @@ def endpoint() -> Iterator[str]:
     server.stop()
 
 
-def drive(unpacked: Path, runtime: Path, endpoint: str) -> tuple[dict[str, Any], str]:
+def drive(
+    unpacked: Path,
+    runtime: Path,
+    endpoint: str,
+    mode: tuple[str, ...] = (),
+    timers: dict[str, str] | None = None,
+) -> tuple[dict[str, Any], str]:
+    """The driver's run (`mode`: see lambda_driver.py) with `timers` (None: the short ones)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": os.environ.get("HOME", "/tmp"),
@@ -90,14 +97,17 @@ def drive(unpacked: Path, runtime: Path, endpoint: str) -> tuple[dict[str, Any],
         "AWS_LAMBDA_FUNCTION_NAME": "wordle-tournament-dev",
         "DYNAMODB_ENDPOINT": endpoint,
         "WT_TABLE": TABLE,
+        "PYTHONDONTWRITEBYTECODE": "1",  # /var/task is read-only on Lambda
+    }
+    short = {
         "WT_INTRO_SECONDS": "0.05",
         "WT_TURN_SECONDS": "1",  # the shortest turn the settings accept
         "WT_RATE_LIMITS": "0",
-        "PYTHONDONTWRITEBYTECODE": "1",  # /var/task is read-only on Lambda
     }
+    env.update(short if timers is None else timers)
     driver = Path(__file__).with_name("lambda_driver.py")
     done = subprocess.run(
-        [sys.executable, "-I", "-S", str(driver), str(unpacked), str(runtime)],
+        [sys.executable, "-I", "-S", str(driver), str(unpacked), str(runtime), *mode],
         env=env,
         capture_output=True,
         text=True,
@@ -169,6 +179,44 @@ def test_the_scheduled_event_runs_the_sweep(played: tuple[dict[str, Any], str]) 
     assert {"due", "advanced"} <= set(result["sweep_now"])
     assert result["sweep_due"]["due"] >= 1
     assert result["sweep_due"]["advanced"] >= 1
+
+
+@pytest.fixture(scope="module")
+def alone(unpacked: Path, runtime: Path, endpoint: str) -> dict[str, Any]:
+    """D18 through the handler: the deployed timers and fill, the sweep once a minute."""
+    result, _ = drive(unpacked, runtime, endpoint, ("solo", "kk"), timers={})
+    return result
+
+
+FILL_MS = 15_000  # WT_BOT_FILL_SECONDS' default, as deployed
+
+
+def test_d18_on_lambda_a_person_alone_gets_seven_bots_within_the_fill_time_and_5_s(
+    alone: dict[str, Any],
+) -> None:
+    """API Gateway events and the minutely scheduled event only: the queue's own polls start
+    the tournament when the queue said, with seven marked bots."""
+    assert alone["bots_at"] == alone["queued_at"] + FILL_MS
+    assert alone["created_at"] == alone["bots_at"]  # D10: as of when it was due
+    assert alone["seen_started"] - alone["queued_at"] <= FILL_MS + 5_000
+    assert alone["marked_bots"] == 7
+
+
+def test_d18_on_lambda_the_person_plays_to_the_end_with_no_late_turn(
+    alone: dict[str, Any],
+) -> None:
+    assert alone["turns"] > 0 and alone["late_turns"] == [] and alone["unplayed_turns"] == 0
+    assert alone["refused"] == [] and alone["moved_on"] == []
+    # While the person played, no quiet moment was taken for an outage (which would pause the
+    # game, api/service/outages.py); once they stopped polling, the minutes between sweeps are.
+    assert all(end > alone["out_at"] for _, end in alone["outages"])
+
+
+def test_d18_on_lambda_the_bots_left_alone_end_it_by_the_sweep(alone: dict[str, Any]) -> None:
+    assert alone["finished_at"] is not None and None not in alone["places"]
+    assert alone["bots_free"] == [True] * 7 and len(alone["history"]) == 1
+    assert len(alone["sweeps"]) >= 2 and any(s["filled"] == 0 for s in alone["sweeps"])
+    assert sum(s["advanced"] for s in alone["sweeps"]) >= 1  # some of it the sweep's alone
 
 
 def test_the_code_comes_from_the_package(

@@ -3,10 +3,11 @@ every kind (and every way of writing it), the table's raw items it leaves, and t
 back. `golden/items.json` was captured from the code before the storage was split by its parts
 (its reads again from main's code after the house bots added defaulted fields to tournaments;
 the items were the same; and again when fair play (D19) added four items, C#p3, C#p4, T#t4 and
-T#t5, and defaulted fields to the records read: every item stored before is byte for byte the
-same), so a change that alters one stored byte, or can no longer read what was stored, fails
-test_stored_items.py. `python -m tests.storage.stored_items` writes it again:
-only ever on purpose.
+T#t5, and defaulted fields to the records read; and again when the house bots added defaulted
+fields to players, lobbies and seats, with the story's D18 items at its end: every item stored
+before is byte for byte the same), so a change that alters one stored byte, or can no longer
+read what was stored, fails test_stored_items.py. `python -m tests.storage.stored_items` writes
+it again: only ever on purpose.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from api.storage.records import ClockRecord, StatsRecord
+from api.storage.records import ClockRecord, LobbyRecord, StatsRecord
 from api.storage.repository import Delete, Put, Repository
 from core.fairplay import record as fr
 from core.fairplay.farming import FarmMemory
@@ -125,6 +126,14 @@ def write(repo: Repository) -> list[tuple[int, int]]:
     repo.save_board(_board("en", T0 - 10))
     repo.save_part(3, {ALL: _board(ALL, T0), "uz": _board("uz", T0 - 7)})
     assert repo.claim_refresh(T0, 60_000)
+    # D18 (appended after the capture above; the items before are unchanged): an idle house
+    # bot (listed in `fill`), one claimed by a tournament, and a lobby with a bot's seat and
+    # the time its last seat was taken.
+    repo.commit([Put(player("p3", token_hash="", bot=True, house=True, rating=1187), new=True)])
+    busy = player("p4", token_hash="", bot=True, house=True, tournament_id="t1")
+    repo.commit([Put(busy, new=True)])
+    mixed = Lobby("l5", "kk", T0, (LobbySeat("p1", 1010, T0), LobbySeat("p4", 990, T0, True)))
+    repo.commit([Put(LobbyRecord(mixed, due=T0 + 15_000, seated_at=T0), new=True)])
     return counts
 
 
@@ -161,9 +170,10 @@ def write_fair_play(repo: Repository) -> None:
 def reads(repo: Repository) -> dict[str, Any]:
     """Every record the story stored, read back (the rate-limit counts aside)."""
     return {
-        "players": repo.get_players(["p1", "p2"]),
+        "players": repo.get_players(["p1", "p2", "p3", "p4"]),
+        "idle_bots": repo.idle_bots(1200, 100, 8),
         "group": repo.get_group("g1"),
-        "lobbies": [repo.get_lobby(lid) for lid in ("l1", "l2", "l3", "l4")],
+        "lobbies": [repo.get_lobby(lid) for lid in ("l1", "l2", "l3", "l4", "l5")],
         "tournaments": [repo.get_tournament(tid) for tid in ("t1", "t2", "t9")],
         "stats": repo.get_stats(["p1", "p2"]),
         "history": repo.history("p1", 10),

@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 
 from api.storage.memory import InMemoryRepository
-from api.storage.records import ClockRecord, LobbyRecord, TournamentRecord
-from api.storage.repository import Put, Repository
+from api.storage.records import ClockRecord, LobbyRecord, PlayerRecord, TournamentRecord
+from api.storage.repository import Conflict, Put, Repository
 from core.lobby import Lobby, LobbySeat
 from tests.conftest import MakeTable
 from tests.storage.factories import (
@@ -225,3 +225,70 @@ def test_the_heartbeat_is_replaced_only_if_unchanged(repo: Repository) -> None:
     assert repo.put_clock(first, later)
     assert not repo.put_clock(first, ClockRecord(95_000))  # stale expectation
     assert repo.get_clock(consistent=True) == later
+
+
+# ---------------------------------------------------------------------------- house bots (D18)
+
+
+def _house(pid: str, rating: int, **fields: object) -> PlayerRecord:
+    return player(pid, token_hash="", bot=True, house=True, rating=rating, **fields)
+
+
+def test_d18_idle_house_bots_are_found_near_a_rating_closest_first(repo: Repository) -> None:
+    """Only idle house bots are listed (not people, not bots that play through the API, not a
+    house bot in a lobby or a tournament); each side of the rating is read nearest first,
+    `limit` a side, across a rating band's edge."""
+    bots = {
+        "b1": 1000,  # exactly there
+        "b2": 1010,
+        "b3": 1099,
+        "b4": 1101,  # past the window of 100
+        "b5": 999,
+        "b6": 901,  # the band below (800–999)
+        "b7": 899,  # past the window
+        "b8": 1205,
+    }
+    writes = [Put(_house(pid, r), new=True) for pid, r in bots.items()]
+    writes += [
+        Put(player("person", rating=1000), new=True),
+        Put(player("http-bot", rating=1000, bot=True), new=True),
+        Put(_house("seated", 1000, lobby_id="l1"), new=True),
+        Put(_house("playing", 1000, tournament_id="t1"), new=True),
+    ]
+    repo.commit(writes)
+    found = repo.idle_bots(1000, 100, 8)
+    assert [b.id for b in found] == ["b1", "b5", "b2", "b3", "b6"]
+    assert all(b.house and b.bot and b.version == 1 for b in found)
+    assert [b.id for b in repo.idle_bots(1000, 100, 1)] == ["b1", "b5"]  # one a side
+    assert [b.id for b in repo.idle_bots(1150, 100, 8)] == ["b4", "b3", "b8"]
+    assert repo.idle_bots(500, 100, 8) == []
+
+
+def test_d18_a_claimed_house_bot_leaves_the_index_and_a_freed_one_comes_back(
+    repo: Repository,
+) -> None:
+    repo.commit([Put(_house("b1", 1000), new=True)])
+    [bot] = repo.idle_bots(1000, 100, 8)
+    repo.commit([Put(replace(bot, tournament_id="t1", last_tournament_id="t1"))])
+    assert repo.idle_bots(1000, 100, 8) == []
+    with pytest.raises(Conflict):  # a claim on the version the index showed loses the race
+        repo.commit([Put(replace(bot, tournament_id="t2"))])
+    claimed = repo.get_player("b1")
+    assert claimed is not None
+    repo.commit([Put(replace(claimed, tournament_id=None, rating=1030))])  # its place fixed
+    [back] = repo.idle_bots(1000, 100, 8)
+    assert (back.id, back.rating, back.last_tournament_id, back.version) == ("b1", 1030, "t1", 3)
+
+
+def test_d18_lobbies_keep_bots_seats_and_when_their_last_seat_was_taken(
+    repo: Repository,
+) -> None:
+    seats = (LobbySeat("p1", 1000, 5), LobbySeat("b1", 1010, 7, bot=True))
+    repo.commit([Put(LobbyRecord(Lobby("l1", "kk", 1, seats), seated_at=7), new=True)])
+    stored = repo.get_lobby("l1")
+    assert stored is not None
+    assert [s.bot for s in stored.lobby.seats] == [False, True]
+    assert (stored.seated_at, stored.last_seated) == (7, 7)
+    repo.commit([Put(lobby("l2", seen=40), new=True)])  # as stored before D18
+    older = repo.get_lobby("l2")
+    assert older is not None and older.seated_at is None and older.last_seated == 40

@@ -61,7 +61,9 @@ class Stack:
     def __init__(self, data: Path, log: Path) -> None:
         self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if k not in ("WT_STORE", "DYNAMODB_ENDPOINT")}
-        env.update(WT_PORT=str(self.port), WT_DATA_DIR=str(data), WT_BOTS="0", WT_BOT_KEY=BOT_KEY)
+        env.update(
+            WT_PORT=str(self.port), WT_DATA_DIR=str(data), WT_HOUSE_BOTS="0", WT_BOT_KEY=BOT_KEY
+        )
         self.log = log.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "api.local"],

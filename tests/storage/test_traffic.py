@@ -198,6 +198,14 @@ def story(repo: Repository) -> None:
     )
     repo.history("p1", 10)
     list(repo.active_players(0, part=part_of("p1")))
+    # D18: an idle house bot enters `fill`, is found, claimed (leaves it), freed (comes back).
+    bot = player("b1", token_hash="", bot=True, house=True, rating=1010)
+    repo.commit([Put(bot, new=True)])
+    [idle] = repo.idle_bots(1000, 100, 8)
+    repo.commit([Put(replace(idle, tournament_id="t1"))])
+    claimed = repo.get_player("b1")
+    assert claimed is not None
+    repo.commit([Put(replace(claimed, tournament_id=None, rating=1030))])
 
 
 def per_key(tally: KeyTally) -> dict[tuple[str, str], tuple[float, float]]:

@@ -18,8 +18,6 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from api.bots.client import PlayOptions
-from api.bots.pool import BotPool
 from api.config import Settings
 from api.http.app import create_app
 from api.service import Service
@@ -55,7 +53,6 @@ SHORT_TURN_MS = 4_000
 class Live:
     url: str
     service: Service
-    pool: BotPool | None
     app: Flask
 
 
@@ -63,16 +60,13 @@ BOT_KEY = "web-e2e-bot-key"
 
 
 @contextmanager
-def serving(
-    timing: Timing, bots: bool, bot_fill_ms: int = 300, think_scale: float = 0.25
-) -> Iterator[Live]:
-    """The app on a free local port with `timing`, the sweep, and (with `bots`) the practice
-    bots' pool, which fills a lobby with a person in it after `bot_fill_ms`; they think
-    `think_scale` of their usual time."""
+def serving(timing: Timing, bots: bool, bot_fill_ms: int = 300) -> Iterator[Live]:
+    """The app on a free local port with `timing`, the sweep, and (with `bots`) house bots
+    (D18), which fill a lobby with a person in it `bot_fill_ms` after its last seat was taken."""
     settings = Settings(
         timing=timing,
         rate_limits=False,
-        bots=bots,
+        house_bots=bots,
         bot_fill_ms=bot_fill_ms,
         bot_key=BOT_KEY,
     )
@@ -80,27 +74,12 @@ def serving(
     app = create_app(service)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
-    pool = None
-    if bots:
-        # Bots think for a fraction of the (short) turn and poll often, so rounds stay brisk.
-        pool = BotPool(
-            url,
-            settings,
-            service.ctx.repo,
-            tick_s=0.2,
-            options=PlayOptions(think_scale=think_scale),
-        )
-        pool.install(app)
     thread = threading.Thread(target=server.serve_forever, name="web-e2e", daemon=True)
     thread.start()
     sweeping = loop.start(service, interval_s=0.25)
-    if pool is not None:
-        pool.start()
     try:
-        yield Live(url, service, pool, app)
+        yield Live(url, service, app)
     finally:
-        if pool is not None:
-            pool.stop()
         sweeping.set()
         server.shutdown()
 

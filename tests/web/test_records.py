@@ -5,7 +5,9 @@ D4). Every screen is compared with the API's own answer, and fits a 360 px phone
 
 The browser's player plays two tournaments as a puppet (its token then goes to the browser):
 the first it goes out of, having won its round-1 duel on its 2nd turn; the second it wins when
-everybody else leaves (D8: forfeits, which the guess distribution leaves out).
+everybody else leaves (D8: forfeits, which the guess distribution leaves out). Seven group-mates
+walking over is a rating farm's pattern (D19): fair play flags the player, keeping them off the
+leaderboards, until an operator clears them, as the fixture does before the boards' refresh.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 
+from api.cli.fairplay import decide
+from api.service.fairplay import store as fairplay_store
 from tests.web.catalogues import ENGLISH, LOCALES, catalogue
 from tests.web.conftest import Live
 from tests.web.pages import Shots, new_page
@@ -92,6 +96,10 @@ def played(quiet: Live) -> Iterator[Played]:
     for puppet in table.puppets:
         puppet.leave(second)
     table.wait_finished(second)
+    records = fairplay_store(quiet.service.ctx.repo)
+    flagged = records.get(me.id)
+    assert flagged is not None and flagged.status == "flagged" and "farm" in flagged.reasons
+    decide(records, me.id, "clear", "records-test", quiet.service.ctx.now())
     # The sweep renews the leaderboards' snapshot within a minute: now, here.
     quiet.service.leaderboards.refresh()
     yield Played(table, me, str(me.client.token), first, second)

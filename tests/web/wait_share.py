@@ -29,7 +29,7 @@ from tests.web.conftest import CHROMIUM, CHROMIUM_FLAGS, Live, serving
 from tests.web.pages import new_page
 
 # A third of the real pace: 10 s turns instead of 30, an intro of 3 s instead of 6; everyone
-# thinks their usual share of the turn (the bots' think_scale 1).
+# thinks their usual share of the turn (house bots think as core.bots says).
 TIMING = Timing(turn_ms=10_000, intro_ms=3_000, reconnect_ms=60_000)
 TURN_S = TIMING.turn_ms / 1000
 BUDGET_S = 600
@@ -158,7 +158,7 @@ def main(argv: list[str]) -> None:
 
     rng = random.Random(23)
     totals: dict[str, float] = {}
-    with serving(TIMING, True, think_scale=1.0) as live, sync_playwright() as p:
+    with serving(TIMING, True) as live, sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
         )

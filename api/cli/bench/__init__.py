@@ -5,7 +5,17 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-BENCHES = ("core", "solver", "wordlists", "api", "polls", "scheduler", "coldstart", "scale")
+BENCHES = (
+    "core",
+    "solver",
+    "wordlists",
+    "api",
+    "polls",
+    "scheduler",
+    "coldstart",
+    "scale",
+    "population",
+)
 
 
 def register(commands: Any) -> None:

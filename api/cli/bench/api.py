@@ -1,6 +1,8 @@
 """`wordle-tournament bench api`: DynamoDB units per request, response sizes, what the queue
 costs with 0, 300 and 3,000 open lobbies (api/cli/bench/queue.py), players' history (a page,
-statistics, summary, leaderboards: api/cli/bench/history.py), and the poll handler's speed.
+statistics, summary, leaderboards: api/cli/bench/history.py), what rate limits add
+(limit_costs.py), a tournament of one person and seven house bots beside one of eight people
+(bot_costs.py), and the poll handler's speed.
 
 Units come from the capacity meter (DynamoDB's billing rules applied to the real item sizes),
 against DynamoDB Local (or `--store moto`); one whole tournament is played over HTTP through the
@@ -27,6 +29,7 @@ from flask.testing import FlaskClient
 
 from api import bootstrap
 from api.cli.bench import history, queue
+from api.cli.bench.bot_costs import print_bot_costs
 from api.cli.bench.limit_costs import print_limit_costs
 from api.config import Settings
 from api.http import logs
@@ -48,6 +51,7 @@ from core import tournament as tm
 from core.timing import Timing
 
 T0 = 1_760_000_000_000
+SWEEP_MS = 60_000  # the deployed schedule
 
 
 def register(bench: Any) -> None:
@@ -123,9 +127,17 @@ class Sizes:
 
 
 def _play(
-    client: FlaskClient, repo: Repository, clock: Clock, rng: random.Random, meter: Any
+    client: FlaskClient,
+    repo: Repository,
+    clock: Clock,
+    rng: random.Random,
+    meter: Any,
+    people: int = 8,
+    sweep: Any = None,
 ) -> tuple[dict[str, list[tuple[float, float]]], str, Sizes]:
-    """One tournament; every request metered and filed under its kind."""
+    """One tournament of `people` (fewer than 8: house bots fill it once its fill is due, D18,
+    and their moves are written by whoever advances it); every request metered and filed under
+    its kind, and with `sweep` (a callable) the sweep once a minute, as deployed."""
     usage: dict[str, list[tuple[float, float]]] = defaultdict(list)
     sizes = Sizes()
 
@@ -137,11 +149,17 @@ def _play(
         usage[kind].append((scope.total.read_units, scope.total.write_units))
         return response
 
-    players = _players(client, 8)
+    players = _players(client, people)
     lobby: dict[str, Any] = {}
     for p in players:
         lobby = call("join queue", "POST", "/v1/queue", p["auth"], json={"language": "en"}).json
+    while lobby["tournament_id"] is None:  # D18: the lobby screen's polls until the bots come
+        clock.ms += 1_000
+        if call("queue poll", "GET", "/v1/queue", players[0]["auth"]).json["queued"]:
+            continue
+        lobby["tournament_id"] = repo.get_player(players[0]["id"]).tournament_id  # type: ignore[union-attr]
     tid = lobby["tournament_id"]
+    next_sweep = clock.ms + SWEEP_MS
     url = f"/v1/tournaments/{tid}"
     next_poll = {p["id"]: clock.ms for p in players}
     etags: dict[str, str] = {}
@@ -176,6 +194,11 @@ def _play(
                 if duel and duel["your_turn"]:
                     key = (duel["id"], len(duel["rows"]))
                     plan.setdefault(key, clock.ms + rng.randint(4_000, 20_000))
+        if sweep is not None and clock.ms >= next_sweep:
+            with meter.scope() as scope:
+                sweep()
+            usage["sweep"].append((scope.total.read_units, scope.total.write_units))
+            next_sweep += SWEEP_MS
         # Whoever planned to play by now plays (the secret a third of the time).
         record = repo.get_tournament(tid)
         assert record is not None
@@ -325,9 +348,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def play_metered(
-    store: Settings, seed: int, rate_limits: bool
+    store: Settings, seed: int, rate_limits: bool, people: int = 8, sweep: bool = False
 ) -> tuple[Usage, DynamoRepository, str, Sizes, ReportedCapacity]:
-    """One tournament over HTTP on a fresh table of `store`; units per request kind."""
+    """One tournament of `people` (the rest house bots) over HTTP on a fresh table of `store`,
+    with `sweep` the sweep once a minute; units per request kind."""
     settings = replace(
         store,
         table_name=f"bench-api-{uuid.uuid4().hex[:8]}",
@@ -342,7 +366,9 @@ def play_metered(
     client = create_app(service).test_client()
     meter.reset()
     reported = ReportedCapacity(repo.client)
-    usage, tid, sizes = _play(client, repo, clock, random.Random(seed), meter)
+    usage, tid, sizes = _play(
+        client, repo, clock, random.Random(seed), meter, people, service.sweep if sweep else None
+    )
     reported.stop()
     return usage, repo, tid, sizes, reported
 
@@ -400,6 +426,7 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
     queue.report(queue.measure(queue_repo, settings, open_counts))
     queue_repo.delete_table()
     print_limit_costs(store, args.seed, play_metered)
+    print_bot_costs(store, args.seed, play_metered)
     for limited in (False, True):
         poll_us, not_modified_us, bare_us = _poll_speed(args.polls, limited)
         print(

@@ -124,7 +124,9 @@ def openapi_document() -> JSON:
                     "requestBody": {
                         "required": False,
                         "description": "Optional: no body, or a JSON object. `bot` (with "
-                        "X-Bot-Key) creates a practice bot, marked as a bot in every state, "
+                        "X-Bot-Key) creates a bot that plays through the API (the load "
+                        "harness's; not a house bot, which the service plays itself, D18), "
+                        "marked as a bot in every state, "
                         "optionally at `rating`; without the key that is a 403 `bot_key`. "
                         "Unknown fields, wrong types and a rating without `bot` are a 400.",
                         "content": {

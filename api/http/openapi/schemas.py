@@ -133,9 +133,9 @@ SCHEMAS: JSON = {
                         "player_id": {"type": "string"},
                         "nickname": NULLABLE_STR,
                         "bot": {
-                            "type": ["boolean", "null"],
-                            "description": "A house bot (a practice player); null where the "
-                            "answer does not read the seated players.",
+                            "type": "boolean",
+                            "description": "A bot, not a person: a house bot (D18) or a "
+                            "bot that plays through the API.",
                         },
                     },
                 },
@@ -156,18 +156,21 @@ SCHEMAS: JSON = {
             "searching_in_window": {
                 "type": "integer",
                 "description": (
-                    "Players within your rating window waiting in other lobbies nearby that "
-                    "your lobby cannot merge with (D15); a lower bound, from the few fullest "
-                    "lobbies of each rating band that a poll reads."
+                    "People (bots aside) of your language within your rating window waiting "
+                    "in other lobbies nearby that your lobby cannot merge with (D15); a lower "
+                    "bound, from the few fullest lobbies of each rating band that a poll reads."
                 ),
             },
             "bots_at": {
                 **NULLABLE_INT,
                 "description": (
-                    "When practice players (house bots) fill the lobby's free seats, in ms "
-                    "since the epoch (server time): WT_BOT_FILL_SECONDS after its last seat "
-                    "was taken, once a person sits in it; it moves on when someone sits down. "
-                    "Null when house bots are off, or when you are not in an open lobby."
+                    "D18: when house bots (practice players) take the lobby's free seats and "
+                    "its tournament starts, in ms since the epoch (server time): "
+                    "WT_BOT_FILL_SECONDS after its last seat was taken, once a person sits in "
+                    "it; later again when someone sits down. The tournament starts at exactly "
+                    "that time, at the first request (this poll, say) or sweep that comes "
+                    "after it. Null when house bots are off, or when you are not in an open "
+                    "lobby."
                 ),
             },
             "window": {

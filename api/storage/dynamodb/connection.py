@@ -100,8 +100,10 @@ class Table:
         partition: str,
         condition: Condition | None = None,
         limit: int | None = None,
+        forward: bool = True,
     ) -> list[Raw]:
-        """All items of one index partition (up to `limit`), following pages."""
+        """All items of one index partition (up to `limit`), following pages; `forward`: in
+        the sort key's order (else the reverse)."""
         items: list[Raw] = []
         start: Any = None
         while True:
@@ -112,6 +114,7 @@ class Table:
                     index_name=index,
                     exclusive_start_key=start,
                     limit=None if limit is None else limit - len(items),
+                    scan_index_forward=forward,
                 )
             page: list[Raw] = data.get("Items", [])
             items += page

@@ -60,6 +60,10 @@ class PlayerItem(Item):
     bot = BooleanAttribute(attr_name="bt")
     # The last contact outside a tournament (D9), written by touch_player.
     last_contact = NumberAttribute(null=True, attr_name="lc")
+    house = BooleanAttribute(null=True, attr_name="hb")  # D18: a house bot (absent otherwise)
+    # An idle house bot's entry in `fill` (D18: reused before a new one is made).
+    fill_key = UnicodeAttribute(null=True, attr_name="ok")
+    fill_sort = UnicodeAttribute(null=True, attr_name="of")
 
 
 class SeatMap(MapAttribute[str, Any]):
@@ -67,6 +71,7 @@ class SeatMap(MapAttribute[str, Any]):
     rating = NumberAttribute(attr_name="r")
     # The last contact folded in at the last write (D16).
     seen = NumberAttribute(null=True, attr_name="s")
+    bot = BooleanAttribute(null=True, attr_name="b")  # D18: a bot's seat (absent for a person)
 
 
 class LobbyItem(Item):
@@ -84,6 +89,7 @@ class LobbyItem(Item):
     due_key = UnicodeAttribute(null=True, attr_name="dk")  # due's shard, while open
     due = NumberAttribute(null=True, attr_name="dd")
     expires = NumberAttribute(null=True, attr_name="x")  # TTL (epoch s), once started or merged
+    seated_at = NumberAttribute(null=True, attr_name="sa")  # D18: its last seat taken
 
 
 class TournamentItem(Item):
@@ -136,6 +142,9 @@ def _player_item(r: PlayerRecord, version: int, write_id: str | None) -> PlayerI
         group_id=r.group_id,
         bot=r.bot,
         last_contact=r.last_contact,
+        house=True if r.house else None,
+        fill_key=keys.idle_key(keys.rating_band(r.rating)) if r.idle_house_bot else None,
+        fill_sort=keys.idle_sort_key(r.rating) if r.idle_house_bot else None,
     )
 
 
@@ -155,6 +164,7 @@ def player_record(i: PlayerItem) -> PlayerRecord:
         bot=bool(i.bot),
         version=int(i.version),
         last_contact=int(i.last_contact) if i.last_contact is not None else int(i.created_at),
+        house=bool(i.house),
     )
 
 
@@ -170,7 +180,10 @@ def _lobby_item(r: LobbyRecord, version: int, write_id: str | None, layout: Layo
     # Started, or every player moved away (a lobby that gave some players to another stays
     # open, and stays).
     closed = not listed and (r.tournament_id is not None or r.moved_to is not None)
-    seats = [SeatMap(player=s.player, rating=s.rating, seen=s.seen) for s in lobby.seats]  # type: ignore[no-untyped-call]
+    seats = [
+        SeatMap(player=s.player, rating=s.rating, seen=s.seen, bot=True if s.bot else None)  # type: ignore[no-untyped-call]
+        for s in lobby.seats
+    ]
     return LobbyItem(
         keys.record_key(r),
         version=version,
@@ -188,6 +201,7 @@ def _lobby_item(r: LobbyRecord, version: int, write_id: str | None, layout: Layo
         due_key=layout.lobby_due_key(lobby.id) if due is not None else None,
         due=due,
         expires=lobby_expiry(lobby.created_at) if closed else None,
+        seated_at=r.seated_at,
     )
 
 
@@ -198,14 +212,21 @@ def lobby_record(i: LobbyItem) -> LobbyRecord:
         language=i.language,
         created_at=created_at,
         seats=tuple(
-            LobbySeat(s.player, int(s.rating), created_at if s.seen is None else int(s.seen))
+            LobbySeat(
+                s.player,
+                int(s.rating),
+                created_at if s.seen is None else int(s.seen),
+                bool(s.bot),
+            )
             for s in i.seats
         ),
         group_id=i.group_id,
         group_rating=i.group_rating,
     )
     lobby = heard_from(lobby, _stamps(i.contacts))
-    return LobbyRecord(lobby, i.tournament_id, int(i.version), _int(i.due), i.moved_to)
+    return LobbyRecord(
+        lobby, i.tournament_id, int(i.version), _int(i.due), i.moved_to, _int(i.seated_at)
+    )
 
 
 def tournament_item(

@@ -13,9 +13,15 @@ from typing import Any
 
 from api.storage import keys
 from api.storage.dynamodb.connection import Raw, Table
-from api.storage.dynamodb.items import LobbyItem, TournamentItem, lobby_record
+from api.storage.dynamodb.items import (
+    LobbyItem,
+    PlayerItem,
+    TournamentItem,
+    lobby_record,
+    player_record,
+)
 from api.storage.layout import Layout
-from api.storage.records import LobbyRecord
+from api.storage.records import LobbyRecord, PlayerRecord
 from api.storage.repository import LOBBIES_PER_BAND, due_page_limit
 
 QUERY_THREADS = 16  # index queries of one call (shards, bands) in flight at once
@@ -83,6 +89,31 @@ class IndexQueries:
             for lb in lobbies
             if lb.open and lb.lobby.language == language and abs(lb.lobby.rating - rating) <= window
         ]
+
+    def idle_bots(self, rating: float, window: int, limit: int) -> list[PlayerRecord]:
+        """Each side of `rating` (keys.idle_ranges) read in order, nearest first, until it has
+        `limit` bots: one query, or two where it crosses a band."""
+        found: list[PlayerRecord] = []
+        for side, forward in zip(keys.idle_ranges(rating, window), (True, False), strict=True):
+            taken = 0
+            for band, low, high in side:
+                if taken >= limit:
+                    break
+                condition = PlayerItem.fill_sort.between(
+                    keys.idle_sort_key(low), keys.idle_sort_key(high)
+                )
+                page = self._table.query(
+                    "idle_bots",
+                    keys.OPEN_INDEX,
+                    keys.idle_key(band),
+                    condition=condition,
+                    limit=limit - taken,
+                    forward=forward,
+                )
+                bots = [player_record(PlayerItem.from_raw_data(i)) for i in page]
+                found += [b for b in bots if b.idle_house_bot]
+                taken += len(page)
+        return sorted(found, key=lambda b: (abs(b.rating - rating), b.id))
 
     def _due(
         self, operation: str, prefix: str, partitions: list[str], now: int, limit: int

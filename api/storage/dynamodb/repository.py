@@ -147,6 +147,9 @@ class DynamoRepository(Repository):
                 found[record.id] = record
         return [found[pid] for pid in player_ids if pid in found]
 
+    def idle_bots(self, rating: float, window: int, limit: int) -> list[PlayerRecord]:
+        return self._queries.idle_bots(rating, window, limit)
+
     def get_lobby(self, lobby_id: str) -> LobbyRecord | None:
         item = self._table.get("get_lobby", keys.key_of(LobbyRecord, lobby_id))
         return None if item is None else lobby_record(LobbyItem.from_raw_data(item))

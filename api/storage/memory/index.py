@@ -14,7 +14,13 @@ from typing import Any
 
 from api.storage import keys
 from api.storage.layout import Layout
-from api.storage.records import HistoryRecord, LobbyRecord, StatsRecord, TournamentRecord
+from api.storage.records import (
+    HistoryRecord,
+    LobbyRecord,
+    PlayerRecord,
+    StatsRecord,
+    TournamentRecord,
+)
 from core.fairplay.record import OK
 from core.leaderboard import indexed
 
@@ -32,6 +38,10 @@ def placed(record: Any, layout: Layout) -> list[tuple[str, str]]:
         return where
     if isinstance(record, HistoryRecord):
         return [(keys.HISTORY_INDEX, record.player_id)]
+    if isinstance(record, PlayerRecord):  # D18: idle house bots, for reuse
+        if not record.idle_house_bot:
+            return []
+        return [(keys.OPEN_INDEX, keys.idle_key(keys.rating_band(record.rating)))]
     if isinstance(record, StatsRecord):
         # The players who finished a tournament, bots and those fair play holds aside; and
         # those whose fair-play status is not ok, for operators (D19).

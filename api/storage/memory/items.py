@@ -9,10 +9,16 @@ from typing import Any
 
 from api.storage.layout import Layout
 from api.storage.memory.index import IndexView
-from api.storage.records import HistoryRecord, LobbyRecord, StatsRecord, TournamentRecord
+from api.storage.records import (
+    HistoryRecord,
+    LobbyRecord,
+    PlayerRecord,
+    StatsRecord,
+    TournamentRecord,
+)
 
 Key = tuple[type, str]
-INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord)
+INDEXED = (LobbyRecord, TournamentRecord, HistoryRecord, StatsRecord, PlayerRecord)
 
 
 def _wall_clock_ms() -> int:

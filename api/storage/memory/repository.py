@@ -147,6 +147,29 @@ class InMemoryRepository(Repository):
             self._observer.read_many("get_players", pairs)
         return [p for p in found if p is not None]
 
+    def idle_bots(self, rating: float, window: int, limit: int) -> list[PlayerRecord]:
+        """Like the adapter's: each side of `rating` read nearest first until `limit`."""
+        found: list[PlayerRecord] = []
+        for side, forward in zip(keys.idle_ranges(rating, window), (True, False), strict=True):
+            taken = 0
+            for band, low, high in side:
+                if taken >= limit:
+                    break
+                key = keys.idle_key(band)
+                with self._lock:
+                    listed = [
+                        r
+                        for r in self._table.partition(keys.OPEN_INDEX, key)
+                        if keys.idle_sort_key(low) <= keys.idle_sort_key(r.rating)
+                        and keys.idle_sort_key(r.rating) <= keys.idle_sort_key(high)
+                    ]
+                listed.sort(key=lambda r: keys.idle_sort_key(r.rating), reverse=not forward)
+                page = listed[: limit - taken]
+                self._observe_query("idle_bots", keys.OPEN_INDEX, key, page)
+                found += page
+                taken += len(page)
+        return sorted(found, key=lambda b: (abs(b.rating - rating), b.id))
+
     def _with_contacts(self, record: LobbyRecord) -> LobbyRecord:
         stamps = self._lobby_contacts.get(record.id)
         return replace(record, lobby=heard_from(record.lobby, stamps)) if stamps else record

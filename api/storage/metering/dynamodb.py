@@ -132,6 +132,8 @@ class DynamoMeter:
         found = entries(item)
         if _kept(pk, found):
             self._images.put(pk, found)
+        else:  # it left its indexes since (a house bot claimed, D18): what was kept is stale
+            self._images.drop(pk)
 
     def saw(self, pk: str, found: Entries) -> None:
         """Meter the next writes of `pk` as if its item had last been seen with these entries."""
