@@ -108,7 +108,7 @@ def test_a_poll_naming_its_state_reads_half_a_unit_of_tournament(
 
 
 def test_a_poll_naming_its_state_reads_one_unit_in_all(make_app: Any, clock: FakeClock) -> None:
-    """Half a unit for the token's player, half for the tournament (issue 25: ≤ 1.0 a poll)."""
+    """Half a unit for the token's player, half for the tournament (≤ 1.0 a poll)."""
     meter = Meter()
     repo = InMemoryRepository(meter=meter)
     game, tid, players = started(make_app, clock, repo)

@@ -232,7 +232,7 @@ def test_aws_backup_selects_the_stage_table_beside_point_in_time_recovery() -> N
 
 
 def test_the_load_test_prices_lambda_at_the_deployed_memory_size() -> None:
-    """Issue 25: Lambda is priced as deployed, so the price model's memory is the function's."""
+    """Lambda is priced as deployed, so the price model's memory is the function's."""
     import json
     from pathlib import Path
 

@@ -71,8 +71,8 @@ def install(app: Flask, service: Service) -> None:
     def tournament_state(tournament_id: str) -> Response:
         watching = _watching()
         seen = seen_version()
-        # A poll that names its state reads its player eventually consistently (issue 25,
-        # docs/decisions.md, "Reading the token's player"), and again strongly when that finds
+        # A poll that names its state reads its player eventually consistently
+        # (docs/decisions.md, "Reading the token's player"), and again strongly when that finds
         # them elsewhere than they were shown: the position never goes back to an older one.
         player = caller(service, contact=False, consistent=seen is None)
         snapshot = service.tournaments.state(player, tournament_id, seen)
