@@ -28,10 +28,44 @@ ANIMALS = (
 )  # fmt: skip
 
 _ALLOWED_PUNCTUATION = frozenset(" _-.")
-# What `validate` allows, said for ASCII only (a JSON Schema pattern for the OpenAPI document,
-# in the syntax both ECMA-262 and Python share): no control character and no ASCII punctuation
-# but space, "-", "." and "_". Letters and digits of other scripts pass; `validate` checks them.
-ASCII_PATTERN = r"^[^\x00-\x1f\x21-\x2c\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*$"
+SPELLED_OUT = 0x300  # PATTERN lists which characters below U+0300 pass; the server checks the rest
+
+
+def _passes(c: str) -> bool:
+    """Whether `validate` lets `c` stand in a name (whitespace: collapsed into a space)."""
+    if c.isspace() or c in _ALLOWED_PUNCTUATION:
+        return True
+    return unicodedata.category(c)[0] in "LN" and not is_filler(c) and not too_wide(c)
+
+
+def _is_letter(c: str) -> bool:
+    return unicodedata.category(c)[0] == "L" and _passes(c)
+
+
+def _class_without(refused: Callable[[str], bool]) -> str:
+    """A character class of everything but the characters below SPELLED_OUT that `refused` names,
+    in the escapes ECMA-262 and Python share."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(SPELLED_OUT):
+        if refused(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+
+    def esc(code: int) -> str:
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return "[^" + "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges) + "]"
+
+
+# What `validate` allows, as a JSON Schema pattern for the OpenAPI document: below U+0300 (ASCII,
+# Latin-1, Latin Extended, IPA, spacing modifiers) exactly the characters it lets pass, and at
+# least one letter there or a character above (whose rules the pattern cannot hold: the server
+# checks them, and the length after collapsing spaces, blocked words and look-alikes).
+_CHAR = _class_without(lambda c: not _passes(c))
+_LETTER = _class_without(lambda c: not _is_letter(c))
+PATTERN = f"^{_CHAR}*{_LETTER}{_CHAR}*$"
 
 
 GENERATE_ATTEMPTS = 100

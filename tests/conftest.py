@@ -15,6 +15,8 @@ test gets tables of its own (`make_table`), dropped when it ends.
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -26,6 +28,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from api.config import Settings
+from api.http import logs
 from api.storage.dynamodb.repository import DynamoRepository
 
 # CI runs the same examples every time (a red build always means a change broke something);
@@ -44,6 +47,7 @@ LANES: dict[str, tuple[str, ...]] = {
         "tests/fairplay/",
         "tests/client/test_generated_client.py",
         "tests/storage/test_dynamodb_local.py::test_make_run_keeps_players_groups_and_tournaments",
+        "tests/storage/test_store_heals.py",  # `make run` on DynamoDB Local, killed and full
     ),
     "race": ("tests/races/",),
     "slow": (
@@ -179,3 +183,20 @@ def make_table(request: pytest.FixtureRequest, botocore_session: Any) -> Iterato
     yield make
     for repository in made:
         repository.delete_table()  # keep the stores' memory flat
+
+
+@pytest.fixture
+def log_lines() -> Iterator[io.StringIO]:
+    """The app's JSON log lines (api/http/logs.py) at info and above, as written."""
+    logger = logging.getLogger("wordle_tournament")
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logs.JsonFormatter())
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

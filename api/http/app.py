@@ -18,6 +18,7 @@ from api.http import limits, logs, routes
 from api.http.requests import CALLER, PLAYER_ID
 from api.service import Service, where
 from api.service import errors as svc
+from api.service.health import Health
 from api.storage import repository as storage
 from api.web import VERSION_HEADER, current_version, web
 
@@ -37,6 +38,7 @@ _HTTP_CODES = {
 
 REQUEST_ID = "wordle.request_id"
 STARTED = "wordle.started"
+CONTENDED = "contended"  # the cause of a 503 `busy`: every attempt lost a race
 
 # RFC 6750: a 401 names the scheme; a token that was sent but does not work says so.
 _REALM = 'Bearer realm="wordle-tournament"'
@@ -84,6 +86,7 @@ def create_app(service: Service) -> Flask:
     app.json = _JSONProvider(app)
     app.json.sort_keys = False
     app.extensions["service"] = service
+    app.extensions["health"] = Health(service.ctx.repo, service.ctx.now)  # /v1/health's
     log = logs.configure()
     _install_hooks(app, log)
     _install_errors(app, log)
@@ -99,8 +102,9 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
     inner = app.wsgi_app
 
     def stamped(environ: dict[str, Any], start_response: Any) -> Any:
-        incoming = environ.get("HTTP_X_REQUEST_ID", "")
-        environ[REQUEST_ID] = incoming if 0 < len(incoming) <= 64 else secrets.token_hex(16)
+        # The id is always the server's own: a client's X-Request-Id is only logged beside it
+        # (it must not choose which of its reads are sampled into the log).
+        environ[REQUEST_ID] = secrets.token_hex(16)
         environ[STARTED] = time.perf_counter()
         return inner(environ, start_response)
 
@@ -132,8 +136,13 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
                 "status": response.status_code,
                 "ms": round(ms, 2),
             }
+            client_id = logs.client_request_id(environ.get("HTTP_X_REQUEST_ID"))
+            if client_id is not None:
+                fields["client_request_id"] = client_id
             if PLAYER_ID in environ:
                 fields["player_id"] = environ[PLAYER_ID]
+            if logs.FAILURE in environ:
+                fields["cause"], fields["error"] = environ[logs.FAILURE]
             if sampled:
                 fields["sample"] = logs.READ_SAMPLE  # one such line stands for this many
             log.log(
@@ -143,9 +152,18 @@ def _install_hooks(app: Flask, log: logging.Logger) -> None:
 
 
 def _install_errors(app: Flask, log: logging.Logger) -> None:
+    def failed(cause: str, error: object) -> None:
+        request.environ[logs.FAILURE] = (cause, str(error)[:300])
+        if isinstance(error, storage.Unavailable):
+            app.extensions["health"].noticed(error)
+
     @app.errorhandler(svc.ServiceError)
     def service_error(exc: svc.ServiceError) -> Response:
         response = error_response(exc.status, exc.code, exc.message, **exc.details)
+        if isinstance(exc.__cause__, storage.Unavailable):
+            failed(exc.__cause__.cause, exc.__cause__)
+        elif isinstance(exc, svc.Busy):
+            failed(CONTENDED, exc.message)
         if isinstance(exc, svc.RetryLater):
             response.headers["Retry-After"] = str(exc.retry_after)
         if isinstance(exc, svc.InvalidToken):
@@ -170,7 +188,7 @@ def _install_errors(app: Flask, log: logging.Logger) -> None:
         if isinstance(exc, storage.Rejected):
             log.warning("storage rejected a request", extra={"fields": fields})
             return error_response(400, "malformed", "the request could not be stored as sent")
-        log.error("storage error", extra={"fields": fields})
+        failed(exc.cause if isinstance(exc, storage.Unavailable) else storage.STORE_FAILED, exc)
         retry = exc.retry_after if isinstance(exc, storage.Unavailable) else 1
         response = error_response(503, "storage_unavailable", "storage failed, try again shortly")
         response.headers["Retry-After"] = str(retry)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import string
 import sys
 import time
 import zlib
@@ -14,12 +15,25 @@ from typing import Any
 
 SLOW_MS = 500.0  # a request this slow is logged whatever it was (as a warning)
 READ_SAMPLE = 100  # one successful read in this many is logged at info (by request id)
+FAILURE = "wordle.failure"  # the environ's (cause, error) of a 503, logged with the request
+
+
+CLIENT_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_.:/+=")
+
+
+def client_request_id(sent: str | None) -> str | None:
+    """A client's own X-Request-Id, logged as `client_request_id` beside the server's id: up
+    to 64 characters of letters, digits and `-_.:/+=` (anything else is not logged)."""
+    if sent and len(sent) <= 64 and CLIENT_ID_CHARS.issuperset(sent):
+        return sent
+    return None
 
 
 def level_of(method: str | None, status: int, ms: float, request_id: str) -> tuple[int, bool]:
     """(level, sampled) of a request's line. Errors and slow requests are always logged,
     requests that change something at info; successful reads at debug, except one in
-    READ_SAMPLE (chosen by the request id, so that a trace is all or nothing)."""
+    READ_SAMPLE (chosen by the server's random request id, never by anything a client
+    sends)."""
     if status >= 500:
         return logging.ERROR, False
     if ms >= SLOW_MS:

@@ -75,7 +75,8 @@ class LogMeter(logging.Handler):
         self._lock = threading.Lock()
 
     def emit(self, record: logging.LogRecord) -> None:
-        request_id = str(getattr(record, "fields", {}).get("request_id"))
+        fields = getattr(record, "fields", {})  # by the client's id: the one its records know
+        request_id = str(fields.get("client_request_id") or fields.get("request_id"))
         size = len(self.format(record).encode()) + LOG_EVENT_OVERHEAD
         with self._lock:
             self._bytes[request_id] = self._bytes.get(request_id, 0) + size

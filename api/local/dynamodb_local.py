@@ -36,6 +36,7 @@ MEMORY = ":memory:"
 # short runs such as a test session; long ones (the load test) are better off without.
 QUICK_START = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 _PR_SET_PDEATHSIG = 1
+DISK_FULL_MEMORY_S = 30.0  # a 500 this soon after "disk is full" is taken for the same cause
 
 
 class DynamoDBLocalError(RuntimeError):
@@ -97,7 +98,10 @@ class DynamoDBLocal:
         self.endpoint: str | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # _launch may stop() while start() holds it
+        self._read_to = 0  # how much of the output `disk_full` has read
+        self._read_lock = threading.Lock()
+        self._full_at: float | None = None  # when its output last said the disk is full
 
     @property
     def pid(self) -> int | None:
@@ -170,13 +174,66 @@ class DynamoDBLocal:
     def _output(self) -> str:
         if self._log is None:
             return ""
-        self._log.seek(0)
-        return self._log.read().decode(errors="replace")
+        return os.pread(self._log.fileno(), 1 << 24, 0).decode(errors="replace")
+
+    def exited(self) -> int | None:
+        """The child's exit status (negative: the signal that ended it) once it has exited,
+        reaping it; None while it runs, and once stopped."""
+        with self._lock:
+            return None if self._process is None else self._process.poll()
+
+    def restart(self, timeout: float = 60.0) -> str:
+        """Start it again after it exited: on the same port (the endpoint every connection
+        knows) and the same data folder. Call it from a thread that lives as long as the
+        child should (PR_SET_PDEATHSIG follows the thread that starts it). Raises
+        DynamoDBLocalError if it cannot start."""
+        with self._lock:
+            if self.endpoint is None:
+                raise DynamoDBLocalError("DynamoDB Local was stopped")
+            if self._process is not None and self._process.poll() is None:
+                return self.endpoint
+            self._reap()
+            port = int(self.endpoint.rsplit(":", 1)[1])
+            if not self._launch(port, timeout):
+                raise DynamoDBLocalError(f"port {port} is taken by another program")
+            return self.endpoint
+
+    def last_words(self, lines: int = 3) -> str:
+        """The last lines of its output (why it exited, if it said)."""
+        with self._lock:
+            return "\n".join(self._output().strip().splitlines()[-lines:])
+
+    def disk_full(self) -> bool:
+        """Whether its output said, within the last DISK_FULL_MEMORY_S, that the data folder's
+        disk is full (SQLite's SQLITE_FULL: how DynamoDB Local's 500 on a full disk explains
+        itself), or the folder's file system has under 1 MiB left."""
+        said = b""
+        with self._read_lock:  # not self._lock, which a restart holds for seconds
+            try:
+                if self._log is not None:
+                    fd = self._log.fileno()
+                    size = os.fstat(fd).st_size
+                    said = os.pread(fd, min(size - self._read_to, 1 << 20), self._read_to)
+                    self._read_to = size
+            except (OSError, ValueError):  # reaped meanwhile: its output is gone
+                pass
+        now = time.monotonic()
+        if b"database or disk is full" in said:
+            self._full_at = now
+        if self._full_at is not None and now - self._full_at < DISK_FULL_MEMORY_S:
+            return True
+        if self.data_dir is None:
+            return False
+        try:
+            return shutil.disk_usage(self.data_dir).free < 1 << 20
+        except OSError:
+            return False
 
     def _reap(self) -> None:
         if self._log is not None:
             self._log.close()
         self._process = self._log = None
+        self._read_to = 0
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop it (SIGTERM, then SIGKILL after `timeout`); its data folder stays."""

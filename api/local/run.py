@@ -18,8 +18,10 @@ from werkzeug.serving import run_simple
 from api import bootstrap
 from api.config import Settings
 from api.http.app import create_app
+from api.local import console, ttl
 from api.local.dynamodb_local import stop_on_sigterm
 from api.local.stores import open_store
+from api.local.watch import STORE_LOST
 from api.storage.dynamodb.repository import create_table
 from scheduler import loop
 
@@ -36,16 +38,27 @@ def local_settings(env: dict[str, str]) -> Settings:
 
 def main() -> int:
     settings = local_settings(dict(os.environ))
+    console.configure(os.environ)
     stop_on_sigterm()
     # Ctrl-C stops it even when started from a shell that ignores SIGINT for background jobs
     # (the child inherits the ignore, and Python then installs no KeyboardInterrupt handler).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
-    store = open_store(settings)
+    store = open_store(settings, heal=True)
     try:
         serve(store.settings, store.where)
+    except SystemExit:
+        if store.lost() is None:
+            raise
     finally:
         store.close()
+    lost = store.lost()
+    if lost is not None:  # the watch stopped us (api/local/watch.py)
+        print(
+            f"make run stopped: {lost}. Its data is kept: fix that, then run it again.",
+            file=sys.stderr,
+        )
+        return STORE_LOST
     return 0
 
 
@@ -54,6 +67,7 @@ def serve(settings: Settings, where: str) -> None:
     repo = bootstrap.repository(settings)
     service = bootstrap.service(settings, repo)
     sweeping = loop.start(service, settings.sweep_ms / 1000)
+    expiring = ttl.start(settings)  # DynamoDB Local never deletes expired items itself
     app = create_app(service)
     bots = (
         f"house bots fill a person's lobby after {settings.bot_fill_ms / 1000:g} s"
@@ -75,6 +89,8 @@ def serve(settings: Settings, where: str) -> None:
     finally:
         # Before the store stops (main): no sweep may be left waiting on it.
         sweeping.stop()
+        if expiring is not None:
+            expiring.stop()
         repo.close()
 
 

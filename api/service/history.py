@@ -31,6 +31,7 @@ from core.tournament_state import Tournament
 
 PAGE = 20
 MAX_PAGE = 50
+CURSOR_PATTERN = r"^[0-9]{1,15}\.t_[0-9a-f]{16}$"  # the OpenAPI document's, for `cursor`
 _CURSOR = re.compile(r"([0-9]{1,15})\.(t_[0-9a-f]{16})")
 
 
@@ -70,21 +71,23 @@ def place_writes(ctx: Context, t: Tournament, placed: Sequence[PlayerRecord]) ->
 
 
 def encode_cursor(result: Result) -> str:
-    text = f"{result.finished_at}.{result.tournament_id}"
-    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    """The position after `result`: `<finished_at>.<tournament id>` (CURSOR_PATTERN). Clients
+    treat it as opaque; any cursor of that form is a position, so any the document allows is
+    accepted (a position no line has simply starts there)."""
+    return f"{result.finished_at}.{result.tournament_id}"
 
 
 def decode_cursor(cursor: str) -> tuple[int, str]:
-    """The position an opaque cursor stands for; anything this API did not make is a 422 (the
-    document can only say it is a string)."""
-    text = ""
-    if len(cursor) <= 64:
+    """The position a cursor stands for: its own form, or the base64url form this API gave
+    before (still accepted); anything else is a 422."""
+    match = _CURSOR.fullmatch(cursor)
+    if match is None and len(cursor) <= 64:
         try:
             padded = cursor + "=" * (-len(cursor) % 4)
             text = base64.urlsafe_b64decode(padded.encode("ascii")).decode("ascii")
+            match = _CURSOR.fullmatch(text)
         except (ValueError, binascii.Error, UnicodeError):
             pass
-    match = _CURSOR.fullmatch(text)
     if match is None:
         raise errors.Invalid("cursor must be a next_cursor this API returned")
     return int(match[1]), match[2]

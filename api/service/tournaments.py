@@ -29,6 +29,10 @@ from core.words import WordSource
 
 # Duel ids as core makes them: round and duel numbers (`r3d2`).
 DUEL_ID = re.compile(r"r[0-9]{1,4}d[0-9]{1,2}")
+# A guess holds something to play: a character that is not whitespace (str.isspace, spelled out
+# for the OpenAPI document's pattern, which must refuse what this refuses).
+WORD_PATTERN = r"[^\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+_PLAYABLE = re.compile(WORD_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +289,7 @@ class Tournaments:
             raise errors.BadRequest("row must be a board row number (0-based)")
         if not isinstance(word, str) or not word or len(word) > 64:
             raise errors.BadRequest("word must be a non-empty string")
-        if not word.strip():  # well-formed, but no letter to play (R13: the guess uses nothing)
+        if _PLAYABLE.search(word) is None:  # no letter to play (R13: the guess uses nothing)
             raise errors.Invalid("type a word before sending it", code="invalid_characters")
         if duel_id is not None and (not isinstance(duel_id, str) or not DUEL_ID.fullmatch(duel_id)):
             raise errors.BadRequest("duel must be a duel id such as 'r3d2'")

@@ -14,6 +14,7 @@ Items (partition key `pk`):
 | statistics | `C#<player>` |
 | rate-limit counter | `R#<subject>` |
 | storage's heartbeat, its copies | `S#clock`, `S#clock#<n>` |
+| the health check's write | `S#health` |
 | leaderboard snapshot | `B#<board>#<copy>` |
 | a part's boards, the refresh claim | `B#part#<n>`, `B#refresh` |
 
@@ -55,6 +56,7 @@ BOARD = "B#"
 PART = "B#part#"
 REFRESH = "B#refresh"
 CLOCK = "S#clock"
+HEALTH = "S#health"  # what /v1/health writes to know the store can be written
 PING = "X#ping"  # a key that never exists: what a health check reads
 
 

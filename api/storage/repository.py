@@ -52,12 +52,23 @@ class Rejected(StorageError):
     a key over its size limit): retrying the same request cannot help."""
 
 
-class Unavailable(StorageError):
-    """The store cannot be reached or is throttling; the request may be retried later."""
+# Why a store is unavailable (Unavailable.cause): named in the 503's log line and by /v1/health.
+UNREACHABLE = "unreachable"  # no connection, or no answer in time
+THROTTLED = "throttled"  # over its capacity: DynamoDB's throttling errors
+DISK_FULL = "disk_full"  # a local store whose data folder has no room left
+TABLE_MISSING = "table_missing"
+STORE_FAILED = "store_failed"  # the store's own internal error (a 500)
+CAUSES = (UNREACHABLE, THROTTLED, DISK_FULL, TABLE_MISSING, STORE_FAILED)
 
-    def __init__(self, message: str, retry_after: int = 1) -> None:
+
+class Unavailable(StorageError):
+    """The store cannot be reached, cannot write or is throttling; the request may be retried
+    later. `cause` says which (one of CAUSES)."""
+
+    def __init__(self, message: str, retry_after: int = 1, cause: str = UNREACHABLE) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.cause = cause
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +266,11 @@ class Heartbeat(Protocol):
 
     def ping(self) -> None:
         """Raise Unavailable if the store cannot be reached."""
+        ...
+
+    def probe(self, now: int) -> None:
+        """Write the store's health item (`S#health`, stamped `now`); raise Unavailable if the
+        store cannot be written (/v1/health, at most every few seconds per instance)."""
         ...
 
     def describe(self) -> dict[str, str | None]:

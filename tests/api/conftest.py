@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from api import bootstrap
 from api.config import Settings
+from api.http import logs
 from api.http.app import create_app
 from api.service import Service
 from api.storage.memory import InMemoryRepository
@@ -43,7 +44,6 @@ def _quiet_request_logs() -> Iterator[None]:
 
     test_logs.py turns INFO back on for itself.
     """
-    from api.http import logs
 
     logger = logs.configure()
     level = logger.level

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import re
 import zlib
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
@@ -73,25 +71,11 @@ def test_openapi_error_responses_match_the_error_shape(game: Game) -> None:
 # ---------------------------------------------------------------------------- logs
 
 
-@pytest.fixture
-def log_lines() -> Iterator[io.StringIO]:
-    logger = logging.getLogger("wordle_tournament")
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logs.JsonFormatter())
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
-        yield stream
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-
-
 def test_logs_are_json_lines_with_a_request_id(game: Game, log_lines: io.StringIO) -> None:
     p = game.new_player()
-    game.post("/v1/queue", p, json={"language": "en"}, headers={"X-Request-Id": "trace-me-123"})
+    sent = game.post(
+        "/v1/queue", p, json={"language": "en"}, headers={"X-Request-Id": "trace-me-123"}
+    )
     r = game.delete("/v1/queue", p)
     game.get("/v1/nope")
     game.post("/v1/queue", p, data="{")
@@ -100,59 +84,61 @@ def test_logs_are_json_lines_with_a_request_id(game: Game, log_lines: io.StringI
     for entry in lines:
         assert entry["message"] == "request"
         assert entry["level"] == "info"
-        assert isinstance(entry["request_id"], str) and entry["request_id"]
+        assert re.fullmatch(r"[0-9a-f]{32}", entry["request_id"])  # the server's own
         assert {"method", "path", "status", "ms", "time"} <= set(entry)
     created, traced, plain, missing, bad = lines
     assert created["status"] == 201 and created["path"] == "/v1/players"
-    assert traced["request_id"] == "trace-me-123" and traced["player_id"] == p.id
+    # A client's id is logged beside the server's, which the answer carries.
+    assert traced["client_request_id"] == "trace-me-123" and traced["player_id"] == p.id
+    assert traced["request_id"] == sent.headers["X-Request-Id"] != "trace-me-123"
     assert plain["request_id"] == r.headers["X-Request-Id"] and plain["player_id"] == p.id
+    assert "client_request_id" not in plain
     assert len({e["request_id"] for e in lines}) == 5
     assert missing["status"] == 404 and "player_id" not in missing
     assert bad["status"] == 400
-    # An over-long incoming id is replaced, not logged.
-    game.post("/v1/queue", p, data="{", headers={"X-Request-Id": "x" * 500})
-    last = json.loads(log_lines.getvalue().splitlines()[-1])
-    assert last["request_id"] != "x" * 500 and 0 < len(last["request_id"]) <= 64
+    # An over-long or odd incoming id is not logged at all.
+    for odd in ("x" * 65, 'a"b', "a b", "<x>", "ü"):
+        game.post("/v1/queue", p, data="{", headers={"X-Request-Id": odd})
+        last = json.loads(log_lines.getvalue().splitlines()[-1])
+        assert "client_request_id" not in last and len(last["request_id"]) == 32
 
 
 def test_successful_reads_are_sampled_errors_and_slow_requests_always_logged(
     game: Game, log_lines: io.StringIO, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Polls are most requests and CloudWatch Logs bills every byte: a successful read (a poll,
-    200 or 304) is logged once in READ_SAMPLE, chosen by its request id."""
+    200 or 304) is logged once in READ_SAMPLE, chosen by the server's request id. A client
+    cannot choose to be logged, or not: its own X-Request-Id plays no part."""
     monkeypatch.setattr(logs, "SLOW_MS", float("inf"))  # a loaded machine makes no read slow here
     players = game.new_players(8)
     tid = game.queue(players)
     lines = len(log_lines.getvalue().splitlines())
     url = f"/v1/tournaments/{tid}/state"
     etag = game.get(url, players[0]).headers["ETag"]
-    for i in range(50):
-        headers = {"If-None-Match": etag, "X-Request-Id": f"poll-{i}"}
-        assert game.get(url, players[0], headers=headers).status_code == 304
-        assert (
-            game.get("/v1/me", players[0], headers={"X-Request-Id": f"me-{i}"}).status_code == 200
-        )
-    sampled = [
-        f"{kind}-{i}"
-        for kind in ("poll", "me")
-        for i in range(50)
-        if zlib.crc32(f"{kind}-{i}".encode()) % logs.READ_SAMPLE == 0
-    ]
-    game.get(url, players[0], headers={"X-Request-Id": "trace-186"})  # a sampled id
+    # Ids that decided sampling before (crc32 % READ_SAMPLE == 0), sent on every request.
+    chosen = [i for i in range(10_000) if zlib.crc32(f"trace-{i}".encode()) % logs.READ_SAMPLE == 0]
+    answered = []
+    for i in range(60):
+        sent = {"X-Request-Id": f"trace-{chosen[i % len(chosen)]}"}
+        poll = game.get(url, players[0], headers={"If-None-Match": etag, **sent})
+        me = game.get("/v1/me", players[0], headers=sent)
+        assert (poll.status_code, me.status_code) == (304, 200)
+        answered += [poll.headers["X-Request-Id"], me.headers["X-Request-Id"]]
+    sampled = [i for i in answered if zlib.crc32(i.encode()) % logs.READ_SAMPLE == 0]
     game.get(f"/v1/tournaments/{tid}/nope", players[0])
     assert game.get("/v1/tournaments/t_nope/state", players[0]).status_code == 404
     entries = [json.loads(line) for line in log_lines.getvalue().splitlines()[lines:]]
     logged = [e["request_id"] for e in entries]
-    assert logged[: len(sampled)] == sampled
-    assert logged[len(sampled)] == "trace-186"
-    assert all(e["sample"] == logs.READ_SAMPLE for e in entries[: len(sampled) + 1])
-    assert [e["status"] for e in entries[len(sampled) + 1 :]] == [404, 404]
-    assert all("sample" not in e for e in entries[len(sampled) + 1 :])
+    assert logged[: len(sampled)] == sampled and len(sampled) < 12  # about 1 of 120
+    assert all(e["sample"] == logs.READ_SAMPLE for e in entries[: len(sampled)])
+    assert [e["status"] for e in entries[len(sampled) :]] == [404, 404]
+    assert all("sample" not in e for e in entries[len(sampled) :])
     # A slow read is logged, as a warning, whatever its id.
     monkeypatch.setattr(logs, "SLOW_MS", 0.0)
-    game.get(url, players[0], headers={"If-None-Match": etag, "X-Request-Id": "poll-slow"})
+    r = game.get(url, players[0], headers={"If-None-Match": etag, "X-Request-Id": "poll-slow"})
     slow = json.loads(log_lines.getvalue().splitlines()[-1])
-    assert (slow["request_id"], slow["level"], slow["message"]) == (
+    assert (slow["request_id"], slow["client_request_id"], slow["level"], slow["message"]) == (
+        r.headers["X-Request-Id"],
         "poll-slow",
         "warning",
         "slow request",

@@ -331,7 +331,7 @@ def test_openapi_documents_languages_nicknames_lengths_and_limits(game: Game) ->
     nickname = body_schema("/v1/me", "patch")["properties"]["nickname"]
     assert nickname["minLength"] == nicknames.MIN_LENGTH
     assert nickname["maxLength"] == nicknames.MAX_LENGTH
-    assert nickname["pattern"] == nicknames.ASCII_PATTERN
+    assert nickname["pattern"] == nicknames.PATTERN
     assert body_schema("/v1/groups/join", "post")["properties"]["invite_code"]["minLength"] >= 1
     word = body_schema("/v1/tournaments/{tournament_id}/guesses", "post")["properties"]["word"]
     assert word["minLength"] == 1
@@ -348,24 +348,31 @@ def test_openapi_documents_languages_nicknames_lengths_and_limits(game: Game) ->
     assert schemas["Lobby"]["properties"]["language"]["$ref"] == languages
 
 
-def test_the_nickname_pattern_agrees_with_the_server_on_ascii() -> None:
-    """Every nickname the server stores from ASCII matches the documented pattern (the
-    profile's schema), and every ASCII character the pattern refuses is refused by the server
-    (or, whitespace, collapsed into a space)."""
+def test_the_nickname_pattern_agrees_with_the_server_below_u0300() -> None:
+    """The documented pattern is as strict as the server for every character it spells
+    out (below U+0300): a name with one such character between letters matches it exactly when
+    the server stores it (whitespace: collapsed into a space), and a name of such characters
+    without a letter ("000", "1-2.3") matches it exactly when the server stores it too (never:
+    it needs a letter). Stored names always match (the profile's schema)."""
     from core import errors, nicknames
 
-    pattern = re.compile(nicknames.ASCII_PATTERN)
-    for code in range(128):
-        c = chr(code)
-        name = f"ab{c}cd"
+    pattern = re.compile(nicknames.PATTERN)
+
+    def stored(name: str) -> str | None:
         try:
-            stored: str | None = nicknames.validate(name)
+            return nicknames.validate(name)
         except errors.InvalidNickname:
-            stored = None
-        if stored is not None:
-            assert pattern.match(stored), repr(c)
-        if not c.isspace():
-            assert (stored is not None) == bool(pattern.match(name)), repr(c)
+            return None
+
+    for code in range(nicknames.SPELLED_OUT):
+        c = chr(code)
+        for name in (f"ab{c}cd", f"12{c}34", f"{c}{c}{c}"):
+            kept = stored(name)
+            if kept is not None:
+                assert pattern.match(kept), repr(name)
+            if len(" ".join(name.split())) >= nicknames.MIN_LENGTH:
+                assert (kept is not None) == bool(pattern.match(name)), repr(name)
+    assert stored("0000000000000000000") is None and not pattern.match("0000000000000000000")
 
 
 def test_d12_the_languages_carry_every_spelling_the_server_reads(game: Game) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from api.config import Settings
@@ -10,6 +12,7 @@ from api.storage.memory import InMemoryRepository
 from api.storage.metering.meter import Meter
 from api.storage.repository import Repository
 from tests.conftest import STORES, MakeTable, store_settings
+from tests.storage.local_stack import Stack
 
 
 @pytest.fixture(params=STORES)
@@ -35,3 +38,14 @@ def repo(request: pytest.FixtureRequest, make_table: MakeTable) -> Repository:
     if request.param == "memory":
         return InMemoryRepository()
     return make_table(request.param)
+
+
+@pytest.fixture
+def stacks() -> Iterator[list[Stack]]:
+    """`make run`s a test started (tests/storage/local_stack.py): killed if still running."""
+    started: list[Stack] = []
+    yield started
+    for stack in started:
+        if stack.process.poll() is None:
+            stack.process.kill()
+            stack.process.wait()

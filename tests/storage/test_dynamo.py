@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import socket
+import tempfile
 import threading
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from botocore.exceptions import (  # type: ignore[import-untyped]
     ClientError,
     EndpointConnectionError,
+    ReadTimeoutError,
 )
 
 from api.cli import main
 from api.config import Settings
-from api.storage.dynamodb.errors import translate
+from api.local.dynamodb_local import DynamoDBLocal
+from api.storage.dynamodb.errors import add_hint, remove_hint, translate
 from api.storage.dynamodb.items import to_item
 from api.storage.dynamodb.repository import DynamoRepository, create_table
 from api.storage.dynamodb.schema import table_definition
@@ -23,7 +27,18 @@ from api.storage.dynamodb.writes import new_write_id
 from api.storage.layout import Layout
 from api.storage.metering.billing import item_size
 from api.storage.records import LobbyRecord, PlayerRecord
-from api.storage.repository import Conflict, Put, Rejected, StorageError, Unavailable
+from api.storage.repository import (
+    DISK_FULL,
+    STORE_FAILED,
+    TABLE_MISSING,
+    THROTTLED,
+    UNREACHABLE,
+    Conflict,
+    Put,
+    Rejected,
+    StorageError,
+    Unavailable,
+)
 from core.lobby import Lobby
 from tests.storage.factories import finished_tournament, live_tournament, lobby, player
 
@@ -231,6 +246,77 @@ def _client_error(code: str, reasons: tuple[str, ...] = ()) -> ClientError:
 def test_errors_are_translated(error: Exception, kind: type[StorageError]) -> None:
     translated = translate(error)
     assert type(translated) is kind
+
+
+# DynamoDB Local 3.3.0's answer to a PutItem on a full disk, captured for real (its data folder
+# on a 2 MB tmpfs); its output said `[13] DB[1] step() [INSERT OR REPLACE INTO ...] [database or
+# disk is full]` (SQLITE_FULL), which tests/storage/test_store_heals.py meets for real too.
+DISK_FULL_REPLY = {
+    "Error": {
+        "Message": "The request processing has failed because of an unknown error, exception "
+        "or failure.",
+        "Code": "InternalFailure",
+    },
+    "ResponseMetadata": {"HTTPStatusCode": 500, "MaxAttemptsReached": True, "RetryAttempts": 2},
+}
+
+
+@pytest.mark.parametrize(
+    ("error", "cause", "retry_after"),
+    [
+        (EndpointConnectionError(endpoint_url="http://x"), UNREACHABLE, 2),
+        (ReadTimeoutError(endpoint_url="http://x"), UNREACHABLE, 2),
+        (_client_error("ProvisionedThroughputExceededException"), THROTTLED, 1),
+        (_client_error("ThrottlingException"), THROTTLED, 1),
+        (_client_error("TransactionCanceledException", ("ThrottlingError",)), THROTTLED, 1),
+        (_client_error("InternalServerError"), STORE_FAILED, 1),
+        (ClientError(DISK_FULL_REPLY, "PutItem"), STORE_FAILED, 1),
+        (_client_error("ResourceNotFoundException"), TABLE_MISSING, 30),
+    ],
+)
+def test_an_unavailable_store_says_why(error: Exception, cause: str, retry_after: int) -> None:
+    found = translate(error)
+    assert isinstance(found, Unavailable)
+    assert (found.cause, found.retry_after) == (cause, retry_after)
+
+
+def test_a_store_failure_is_a_full_disk_when_the_local_store_says_so() -> None:
+    """A bare 500 is the store's own failure, unless a hint (the local stack's DynamoDB Local,
+    reading its output and its data folder's free space) says the disk is full."""
+    full = [False]
+
+    def hint() -> str | None:
+        return DISK_FULL if full[0] else None
+
+    add_hint(hint)
+    try:
+        error = ClientError(DISK_FULL_REPLY, "PutItem")
+        assert cast(Unavailable, translate(error)).cause == STORE_FAILED
+        full[0] = True
+        found = cast(Unavailable, translate(error))
+        assert (found.cause, found.retry_after) == (DISK_FULL, 30)
+        assert "disk is full" in str(found)
+        # Only a store's own failure: throttling stays throttling.
+        assert cast(Unavailable, translate(_client_error("ThrottlingException"))).cause == THROTTLED
+    finally:
+        remove_hint(hint)
+    assert cast(Unavailable, translate(error)).cause == STORE_FAILED
+
+
+def test_dynamodb_locals_output_and_free_space_name_a_full_disk(tmp_path: Path) -> None:
+    """How the local stack's hint decides (api/local/dynamodb_local.py), on a child whose
+    output is DynamoDB Local's line for SQLITE_FULL."""
+    local = DynamoDBLocal(tmp_path)
+    assert not local.disk_full()  # nothing said, and room to spare
+    local._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _reap
+    try:
+        local._log.write(b"WARNING: [sqlite] job exception\n[13] DB[1] step() [INSERT OR "
+                         b"REPLACE INTO ...] [database or disk is full]\n")  # fmt: skip
+        local._log.flush()
+        assert local.disk_full()
+        assert local.disk_full()  # remembered for a while: the next 500 is the same cause
+    finally:
+        local._reap()
 
 
 # ---------------------------------------------------------------------------- lobby items

@@ -20,7 +20,7 @@ from api.http.openapi.parts import (
 from api.http.openapi.schemas import SCHEMAS
 from api.http.openapi.state_schemas import STATE_SCHEMAS
 from api.service.context import id_pattern
-from api.service.tournaments import DUEL_ID
+from api.service.tournaments import DUEL_ID, WORD_PATTERN
 
 DUEL_PATTERN = DUEL_ID.pattern
 
@@ -75,7 +75,8 @@ def openapi_document() -> JSON:
         },
         "/v1/health": {
             "get": op(
-                "Liveness and storage check; names the store and the table",
+                "Liveness and storage check (the store read and written); names the store and "
+                "the table",
                 {"200": json_body(ref("Health"), "Healthy")},
                 auth=False,
                 errors=("429", "503"),
@@ -338,7 +339,13 @@ def openapi_document() -> JSON:
                     "required": ["row", "word"],
                     "properties": {
                         "row": {"type": "integer", "minimum": 0},
-                        "word": {"type": "string", "minLength": 1, "maxLength": 64},
+                        "word": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 64,
+                            "pattern": WORD_PATTERN,
+                            "description": "At least one character that is not whitespace.",
+                        },
                         "duel": {
                             "type": "string",
                             "pattern": f"^{DUEL_PATTERN}$",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from api.http.openapi.parts import JSON, LANGUAGE, json_body, op, path_param, ref
 from api.service.context import id_pattern
-from api.service.history import MAX_PAGE, PAGE
+from api.service.history import CURSOR_PATTERN, MAX_PAGE, PAGE
 
 _ETAG = {"ETag": {"schema": {"type": "string"}}}
 _CACHE = {"Cache-Control": {"schema": {"type": "string"}}}
@@ -29,7 +29,7 @@ def history_paths() -> JSON:
                         "in": "query",
                         "required": False,
                         "description": "The `next_cursor` of the page before (opaque).",
-                        "schema": {"type": "string", "maxLength": 64},
+                        "schema": {"type": "string", "pattern": CURSOR_PATTERN},
                     },
                     {
                         "name": "limit",

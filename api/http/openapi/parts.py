@@ -103,12 +103,14 @@ NICKNAME: JSON = {
     "type": "string",
     "minLength": nicknames.MIN_LENGTH,
     "maxLength": nicknames.MAX_LENGTH,
-    "pattern": nicknames.ASCII_PATTERN,
+    "pattern": nicknames.PATTERN,
     "description": f"{nicknames.MIN_LENGTH} to {nicknames.MAX_LENGTH} characters after "
     "Unicode NFC and collapsing spaces: letters and digits of any script, spaces, '_', '-' "
     "and '.', at least one visible letter; no invisible or filler characters, no word of the "
     "blocked-words lists, not confusable with another player's name in your lobby or group "
-    "(the pattern covers ASCII only; the server checks the rest).",
+    "or on a leaderboard. The pattern says exactly which characters below U+0300 pass; above "
+    "it, and for the length after collapsing spaces, blocked words and look-alikes, the "
+    "server decides (422 invalid_nickname).",
     "examples": ["BraveOtter42"],
 }
 

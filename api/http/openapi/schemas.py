@@ -86,9 +86,16 @@ SCHEMAS: JSON = {
     },
     "Health": {
         "type": "object",
-        "required": ["status", "time", "store", "table"],
+        "required": ["status", "time", "store", "table", "written_at"],
         "properties": {
             "status": {"const": "ok"},
+            "written_at": {
+                "type": ["integer", "null"],
+                "description": "When this server last wrote the store's health item, ms since "
+                "the epoch (at most every 30 s). A store that cannot be read or written is a 503 "
+                "whose `details.cause` says why: `unreachable`, `throttled`, `disk_full`, "
+                "`table_missing` or `store_failed`.",
+            },
             "time": {"type": "integer", "description": "Server time, ms since the epoch."},
             "store": {
                 "enum": ["dynamodb", "dynamodb-local", "moto", "memory"],

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 
 import wordlists
+from api.http import logs
 from api.http.openapi import openapi_document
 from api.service import Service
-from api.service.context import guarded
+from api.service.errors import StorageUnavailable
+from api.service.health import Health
+from api.storage.repository import Unavailable
 
 
 def install(app: Flask, service: Service) -> None:
@@ -15,11 +18,23 @@ def install(app: Flask, service: Service) -> None:
     def openapi() -> Response:
         return jsonify(openapi_document())
 
+    checks: Health = app.extensions["health"]
+
     @app.get("/v1/health")
     def health() -> Response:
+        """200 when the store can be read and written (api/service/health.py); else a 503
+        whose details name the cause (`unreachable`, `throttled`, `disk_full`, ...)."""
         repo = service.ctx.repo
-        guarded(repo.ping)
-        return jsonify({"status": "ok", "time": service.ctx.now(), **repo.describe()})
+        try:
+            written = checks.check()
+        except Unavailable as exc:
+            failure = StorageUnavailable(f"storage cannot be used: {exc.cause}", exc.retry_after)
+            failure.details = {"cause": exc.cause, **repo.describe()}
+            # Logged with the request (api/http/app.py); not "noticed": it is the check itself.
+            request.environ[logs.FAILURE] = (exc.cause, str(exc)[:300])
+            raise failure from None
+        body = {"status": "ok", "time": service.ctx.now(), **repo.describe()}
+        return jsonify({**body, "written_at": written})
 
     @app.get("/v1/languages")
     def languages() -> Response:

@@ -1,27 +1,71 @@
-"""botocore's and PynamoDB's errors as the repository's: Conflict, Unavailable, Rejected or
-StorageError."""
+"""botocore's and PynamoDB's errors as the repository's: Conflict, Unavailable (with its cause:
+unreachable, throttled, disk full, the table missing, the store's own failure), Rejected or
+StorageError.
+
+A store's own failure is a bare 500 (`InternalFailure`): DynamoDB Local answers a write on a
+full disk so, with the reason only in its own output ("database or disk is full"). The local
+stack that runs it registers a *hint* (`add_hint`) that looks there, so the cause is named."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError  # type: ignore[import-untyped]
 from pynamodb.exceptions import PynamoDBException
 
-from api.storage.repository import Conflict, Rejected, StorageError, Unavailable
+from api.storage.repository import (
+    DISK_FULL,
+    STORE_FAILED,
+    TABLE_MISSING,
+    THROTTLED,
+    UNREACHABLE,
+    Conflict,
+    Rejected,
+    StorageError,
+    Unavailable,
+)
 
 _THROTTLED = {
     "ProvisionedThroughputExceededException",
     "ThrottlingException",
     "RequestLimitExceeded",
     "LimitExceededException",
-    "InternalServerError",
-    "InternalFailure",
-    "ServiceUnavailable",
     "TransactionInProgressException",
 }
+_FAILED = {"InternalServerError", "InternalFailure", "ServiceUnavailable"}
+DISK_FULL_RETRY_S = 30  # a person must make room first
+
+Hint = Callable[[], str | None]  # a cause for a store's 500 (DISK_FULL), or None
+_hints: list[Hint] = []
+_hints_lock = threading.Lock()
+
+
+def add_hint(hint: Hint) -> None:
+    """Ask `hint` what a store's own failure (a 500) means, until `remove_hint`."""
+    with _hints_lock:
+        _hints.append(hint)
+
+
+def remove_hint(hint: Hint) -> None:
+    with _hints_lock:
+        if hint in _hints:
+            _hints.remove(hint)
+
+
+def _failed(code: str, message: str) -> Unavailable:
+    with _hints_lock:
+        hints = list(_hints)
+    for hint in hints:
+        if hint() == DISK_FULL:
+            return Unavailable(
+                f"the store's disk is full ({code}: {message})", DISK_FULL_RETRY_S, DISK_FULL
+            )
+    return Unavailable(f"DynamoDB failed: {code}: {message}", 1, STORE_FAILED)
+
+
 _CONFLICT_REASONS = {"ConditionalCheckFailed", "TransactionConflict"}
 _BUSY_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
 
@@ -61,7 +105,7 @@ def translate(exc: Exception) -> StorageError:
     StorageError."""
     cause = exc.cause if isinstance(exc, PynamoDBException) and exc.cause else exc
     if isinstance(cause, BotoCoreError):  # could not connect, timed out, ...
-        return Unavailable(f"DynamoDB unreachable: {cause}", retry_after=2)
+        return Unavailable(f"DynamoDB unreachable: {cause}", 2, UNREACHABLE)
     if not isinstance(cause, ClientError):
         return StorageError(str(exc))
     code = error_code(cause)
@@ -72,14 +116,16 @@ def translate(exc: Exception) -> StorageError:
         if reasons & _CONFLICT_REASONS:
             return Conflict(f"transaction cancelled: {sorted(reasons)}")
         if reasons & _BUSY_REASONS:
-            return Unavailable(f"DynamoDB is throttling: {sorted(reasons)}")
+            return Unavailable(f"DynamoDB is throttling: {sorted(reasons)}", 1, THROTTLED)
         return StorageError(f"transaction cancelled: {sorted(reasons)}")
     if code in _THROTTLED:
-        return Unavailable(f"DynamoDB is busy: {code}")
+        return Unavailable(f"DynamoDB is busy: {code}", 1, THROTTLED)
+    if code in _FAILED:
+        return _failed(code, str(cause.response.get("Error", {}).get("Message", "")))
     if code == "ValidationException":  # e.g. a key over 2,048 bytes, an item over 400 KB
         return Rejected(f"DynamoDB refused the request: {cause}")
     if code == "ResourceNotFoundException":
-        return Unavailable(f"DynamoDB table missing (run `db create`?): {cause}", retry_after=30)
+        return Unavailable(f"DynamoDB table missing (run `db create`?): {cause}", 30, TABLE_MISSING)
     return StorageError(f"DynamoDB error {code}: {cause}")
 
 

@@ -43,6 +43,9 @@ from api.storage.dynamodb.small_items import (
     clock_request,
     count_request,
     counts,
+    probe_item,
+    probe_request,
+    rebuild_request,
 )
 from api.storage.dynamodb.table import create_if_missing, ensure_ttl, wait_active
 from api.storage.dynamodb.writes import (
@@ -63,11 +66,13 @@ from api.storage.records import (
     StatsRecord,
     TournamentRecord,
 )
-from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Write
+from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Unavailable, Write
 from core.leaderboard import Board, Entry
 
 if TYPE_CHECKING:
     from api.storage.metering.meter import Meter
+
+COUNT_ATTEMPTS = 4  # a counter rebuilt by others under every attempt gives up (Unavailable)
 
 
 class DynamoRepository(Repository):
@@ -307,20 +312,33 @@ class DynamoRepository(Repository):
     # ------------------------------------------------------------------ counters, heartbeat
 
     def count(self, key: str, window: int, window_ms: int, add: int) -> tuple[int, int]:
-        """One UpdateItem, no read (api/storage/dynamodb/small_items.py)."""
-        write_id = new_write_id()
-        request = count_request(self._conn, key, window, window_ms, add, write_id)
-        try:
-            with translated():
-                reply = self._conn.connection.dispatch("UpdateItem", request)
-            item: dict[str, Any] = reply.get("Attributes", {})
-        except Conflict as conflict:
-            old = botocore_response(conflict).get("Item")
-            if not written_by(old, write_id):
-                raise
-            item = old or {}  # our own earlier attempt: the item as it left it
-        self._observer.wrote("count", keys.counter_key(key), item)
-        return counts(item, window)
+        """One UpdateItem, no read; a counter idle too long is rebuilt by a conditional PutItem
+        from the item the failed update returned (api/storage/dynamodb/small_items.py)."""
+        pk = keys.counter_key(key)
+        for _ in range(COUNT_ATTEMPTS):
+            write_id = new_write_id()
+            request = count_request(self._conn, key, window, window_ms, add, write_id)
+            try:
+                with translated():
+                    reply = self._conn.connection.dispatch("UpdateItem", request)
+                item: dict[str, Any] = reply.get("Attributes", {})
+                self._observer.wrote("count", pk, item)
+                return counts(item, window)
+            except Conflict as conflict:
+                old = botocore_response(conflict).get("Item") or {}
+                self._observer.wrote("count", pk, old)  # a failed condition is billed too
+                if written_by(old, write_id):
+                    return counts(old, window)  # our own earlier attempt: the item it left
+            put, item = rebuild_request(self._conn, key, old, window, window_ms, add, write_id)
+            self._observer.wrote("count", pk, item)
+            try:
+                with translated():
+                    self._conn.connection.dispatch("PutItem", put)
+                return counts(item, window)
+            except Conflict as conflict:  # counted meanwhile, or our own put retried
+                if written_by(botocore_response(conflict).get("Item"), write_id):
+                    return counts(item, window)
+        raise Unavailable(f"counter {key} changed under every attempt to count")
 
     def get_clock(self, *, consistent: bool = False, copy: int | None = None) -> ClockRecord | None:
         key = keys.CLOCK if copy is None else keys.clock_copy_key(copy)
@@ -354,6 +372,13 @@ class DynamoRepository(Repository):
     def ping(self) -> None:
         """A GetItem of a key that never exists: the cheapest data-plane call (0.5 unit)."""
         self._table.get("ping", keys.PING, consistent=False)
+
+    def probe(self, now: int) -> None:
+        """An UpdateItem of the health item, about 30 bytes: one write unit."""
+        request = probe_request(self._conn, now)
+        with translated():
+            self._conn.connection.dispatch("UpdateItem", request)
+        self._observer.wrote("probe", keys.HEALTH, probe_item(now))
 
     # ------------------------------------------------------------------ the table's life
 

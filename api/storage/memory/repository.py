@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from api.storage import keys
+from api.storage.counter_windows import kept, updatable
 from api.storage.layout import Layout
 from api.storage.memory.history import MemoryHistory
 from api.storage.memory.items import Items, Key
@@ -83,6 +84,7 @@ class InMemoryRepository(Repository):
         self._contacts: dict[str, dict[str, int]] = {}
         self._lobby_contacts: dict[str, dict[str, int]] = {}
         self._counters: dict[str, dict[int, int]] = {}
+        self._health: int | None = None  # the health item's stamp (probe)
         self._counters_kept = 50_000  # subjects kept before forgetting those not counted lately
         self._heartbeat: ClockRecord | None = None
         self._clock_copies: dict[int, ClockRecord] = {}
@@ -106,6 +108,11 @@ class InMemoryRepository(Repository):
 
     def ping(self) -> None:
         """Always reachable."""
+
+    def probe(self, now: int) -> None:
+        """Always writable: the health item is kept like any other."""
+        with self._lock:
+            self._health = now
 
     def _stamps(self, key: Key) -> dict[str, int]:
         """The contact map stored beside a tournament or lobby; the caller holds the lock."""
@@ -394,13 +401,15 @@ class InMemoryRepository(Repository):
                     k: v for k, v in self._counters.items() if max(v, default=0) >= window - 1
                 }
                 self._counters_kept = max(50_000, 2 * len(self._counters))
-            counts = self._counters.setdefault(key, {})
-            counts[window] = counts.get(window, 0) + add
-            for old in [w for w in counts if w < window - 1]:
-                del counts[old]
-            found = counts[window], counts.get(window - 1, 0)
+            counts = self._counters.get(key)
+            # As the adapter: one write, or two when the counter is rebuilt (a failed update).
+            writes = 1 if updatable(max(counts, default=None) if counts else None, window) else 2
+            _, counts = kept(counts or {}, window, add)
+            self._counters[key] = counts
+            found = counts.get(window, 0), counts.get(window - 1, 0)
         if self._observer is not None:
-            self._observer.counted(key)
+            for _ in range(writes):
+                self._observer.counted(key)
         return found
 
     def get_clock(self, *, consistent: bool = False, copy: int | None = None) -> ClockRecord | None:
