@@ -45,7 +45,12 @@ def register(commands: Any) -> None:
     )
     p.add_argument("--bot-key", help="with --url: the server's WT_BOT_KEY, to mark bots")
     p.add_argument("--think-scale", type=float, default=1.0, help="bots' thinking time × this")
-    p.add_argument("--lambda-memory-mb", type=int, default=512, help="price model (512)")
+    p.add_argument(
+        "--lambda-memory-mb",
+        type=int,
+        default=PriceModel().lambda_memory_mb,
+        help="the memory Lambda is priced at (infra's, 512)",
+    )
     p.add_argument("--out", type=Path, default=Path("loadtest-results"), help="output folder")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(

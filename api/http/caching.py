@@ -15,6 +15,25 @@ def etags(header: str) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",")}
 
 
+def seen_version() -> int | None:
+    """The newest tournament version the request's If-None-Match names (a state's ETag is
+    `"<version>.<phase>.<where>"`), or None: what the client has already been shown."""
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    found = [
+        int(head)
+        for tag in etags(wanted)
+        if (head := tag.strip('"').partition(".")[0]).isdigit() and len(head) < 10
+    ]
+    return max(found, default=None)
+
+
+def seen_places() -> set[str]:
+    """The positions (the Where fingerprint, a state ETag's last part) the request's
+    If-None-Match names: where the client was last shown to be."""
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    return {tag.strip('"').rpartition(".")[2] for tag in etags(wanted) if tag.count(".") == 2}
+
+
 def not_modified(etag: str) -> bool:
     """Whether the request's If-None-Match names `etag` (or is `*`)."""
     wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from api.bots.client import STATE
 from api.bots.http import Exchange
 from api.loadtest.harness import Harness, TournamentRun
-from api.loadtest.prices import Bill, PriceModel
+from api.loadtest.prices import MEMORY_SIZES, Bill, PriceModel
 from api.loadtest.stack import Served
 from api.storage.metering.meter import Meter
 
@@ -24,7 +25,7 @@ def _bill(
     total = polls = Bill(0, 0, 0, 0)
     for e in exchanges:
         s = served.get(e.request_id)
-        ms = s.ms if s is not None else e.ms
+        ms = e.ms if s is None else prices.request_ms(s.cpu_ms, s.calls_by_operation, s.ms)
         one = Bill(
             1,
             prices.lambda_gb_seconds(ms),
@@ -48,6 +49,39 @@ def _per_touch_write(meter: Meter | None, fallback: float) -> float:
 
 
 def costs(
+    harness: Harness,
+    served: dict[str, Served],
+    prices: PriceModel,
+    meter: Meter | None,
+) -> dict[str, Any]:
+    """The cost per tournament at the price model's memory size, and beside it at each of
+    MEMORY_SIZES (the duration priced as deployed: `prices.deployed_ms`)."""
+    found = _costs(harness, served, prices, meter)
+    if found.get("measured") is None:
+        return found
+    answered = list(served.values())
+    by_memory: dict[str, Any] = {}
+    for mb in sorted({*MEMORY_SIZES, prices.lambda_memory_mb}):
+        at = replace(prices, lambda_memory_mb=mb)
+        other = found if mb == prices.lambda_memory_mb else _costs(harness, served, at, meter)
+        ms = [at.request_ms(s.cpu_ms, s.calls_by_operation, s.ms) for s in answered]
+        polls = [
+            at.request_ms(s.cpu_ms, s.calls_by_operation, s.ms) for s in answered if s.label == POLL
+        ]
+        by_memory[str(mb)] = {
+            "lambda_ms_per_request": sum(ms) / len(ms) if ms else None,
+            "lambda_ms_per_poll": sum(polls) / len(polls) if polls else None,
+            "measured_usd": other["measured"]["usd"],
+            "naive_usd": other["naive"]["usd"]["total"],
+            "naive_over_measured": other["naive_over_measured"],
+        }
+    cpu = [s.cpu_ms for s in answered]
+    found["lambda_by_memory"] = by_memory
+    found["cpu_ms_per_request"] = sum(cpu) / len(cpu) if cpu else None
+    return found
+
+
+def _costs(
     harness: Harness,
     served: dict[str, Served],
     prices: PriceModel,

@@ -53,6 +53,12 @@ class Served:
     write_units: float
     at: float  # wall clock when it arrived
     log_bytes: int = 0  # billed bytes of the app's log lines for it (CloudWatch Logs ingestion)
+    cpu_ms: float = 0.0  # CPU time of the thread that served it (the app and botocore)
+    calls: tuple[tuple[str, int], ...] = ()  # storage calls, by operation (metered runs only)
+
+    @property
+    def calls_by_operation(self) -> dict[str, int]:
+        return dict(self.calls)
 
 
 LOG_EVENT_OVERHEAD = 26  # bytes CloudWatch Logs counts per event besides its text
@@ -108,7 +114,7 @@ class Instrument:
             statuses.append(int(status.split()[0]))
             return start_response(status, headers, exc_info)
 
-        at, t0 = time.time(), time.perf_counter()
+        at, t0, cpu0 = time.time(), time.perf_counter(), time.thread_time()
         scope_cm: AbstractContextManager[Scope | None] = (
             self.meter.scope() if self.meter is not None else nullcontext(None)
         )
@@ -120,7 +126,9 @@ class Instrument:
                 close = getattr(result, "close", None)
                 if close is not None:
                     close()
+        cpu_ms = (time.thread_time() - cpu0) * 1000
         request_id = environ.get("HTTP_X_REQUEST_ID", "")
+        calls = () if scope is None else tuple((k, u.calls) for k, u in scope.operations.items())
         served = Served(
             label=self._label(environ),
             status=statuses[0] if statuses else 0,
@@ -130,6 +138,8 @@ class Instrument:
             write_units=scope.total.write_units if scope is not None else 0.0,
             at=at,
             log_bytes=self.log_meter.take(request_id) if self.log_meter is not None else 0,
+            cpu_ms=cpu_ms,
+            calls=calls,
         )
         with self._lock:
             self.served.append(served)

@@ -12,14 +12,26 @@ from typing import Any
 from api.scale.queue import QueueResult
 from api.scale.sample import SampleResult
 from api.storage.dynamodb.history import ACTIVE_READ_UNITS_PER_S
-from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, CLOCK, FILL, active_key
+from api.storage.dynamodb.small_items import clock_attributes
+from api.storage.keys import (
+    ACTIVE_INDEX,
+    ACTIVE_SHARDS,
+    ACTIVE_SPREAD,
+    CLOCK,
+    FILL,
+    active_key,
+    clock_copy_key,
+)
+from api.storage.metering.billing import item_size, read_units, write_units
 from api.storage.metering.traffic import TABLE, KeyRate
+from api.storage.records import ClockRecord
 
 _ENTITY = re.compile(r"[a-z]_[0-9a-f]{16}|\d+\.\d+\.\d+\.\d+")
-_HASHED = re.compile(r"(D|DL|A)#\d+")  # deadline shards, the active players' parts
+_HASHED = re.compile(r"(D|DL)#\d+|A#\d+(#\d+)?")  # deadline shards, the active players' keys
 _SPREAD = re.compile(r"(R#[^#]*\*)(#\d+)?")  # a shared budget's counter, maybe sharded
 _COPIES = re.compile(r"(B#(?!part#)[^#]+)#\d+")  # a leaderboard snapshot, in copies
-INSTANCE_KEYS = {CLOCK}  # read by every instance every so often (the heartbeat)
+# Read by every instance every so often (the heartbeat, or one of its copies).
+_INSTANCE = re.compile(re.escape(CLOCK) + r"(#\d+)?")
 
 # A phase's tally holds only that phase's units: all of them count, to the last bucket (a window
 # of the queue run seldom ends on a bucket's edge).
@@ -36,7 +48,7 @@ def key_kind(index: str, key: str) -> str:
         return "hashed"
     if index == TABLE and (_SPREAD.fullmatch(key) or _COPIES.fullmatch(key)):
         return "hashed"
-    if index == TABLE and key in INSTANCE_KEYS:
+    if index == TABLE and _INSTANCE.fullmatch(key):
         return "instance"
     if key.startswith(FILL):
         return "queue"
@@ -62,7 +74,31 @@ def refresh_reads(sample: SampleResult, active: float) -> float:
         r for (index, _), (r, _) in phase.tally.totals(*WHOLE).items() if index == ACTIVE_INDEX
     )
     per_entry = read / sample.refreshes / max(1, sample.active_players)
-    return min(ACTIVE_READ_UNITS_PER_S, per_entry * active / ACTIVE_SHARDS)
+    return min(ACTIVE_READ_UNITS_PER_S, per_entry * active / (ACTIVE_SHARDS * ACTIVE_SPREAD))
+
+
+def spread_key(n: int) -> str:
+    """The n-th key of the `active` index: part n % PARTS, its (n // PARTS)-th key."""
+    return active_key(n % ACTIVE_SHARDS, n // ACTIVE_SHARDS)
+
+
+def heartbeat_copies(
+    instances: float, copies: int, beat_s: float
+) -> dict[str, tuple[float, float]]:
+    """(read, write) units a second on the heartbeat and each of its copies at N
+    (api/service/outages.py): every instance reads a copy at random once per interval; the
+    first reader of a copy to find it old reads the heartbeat consistently (beating it if it
+    is old) and writes the copy, and so do those who find it old at the same moment."""
+    size = item_size(clock_attributes(ClockRecord(0, ((0, 1),))))
+    eventual, strong = read_units(size, consistent=False), read_units(size)
+    written = write_units(size)
+    per_copy = instances / beat_s / copies * imbalance(instances / copies)
+    racing = per_copy * RACING_S  # readers of a copy finding it old in the same moment
+    refills = (1 + racing) / beat_s  # a copy's refreshes from the heartbeat, a second
+    found = {clock_copy_key(n): (per_copy * eventual, refills * written) for n in range(copies)}
+    beats = (1 + copies * refills * RACING_S) / beat_s  # one a beat, and who races it
+    found[CLOCK] = (copies * refills * strong + beats * strong, beats * written)
+    return found
 
 
 def family(index: str, key: str) -> str:
@@ -84,11 +120,14 @@ def key_loads(
     live: float,
     instances: float,
     refreshing: float,
+    copies: int = 0,
+    beat_s: float = 9.5,
 ) -> tuple[list[KeyRate], dict[str, KeyRate]]:
     """Every key's load at N, and the table's and each index's in all. `shards`: each hashed
     family's shard count; `live`: tournaments live at once; `instances`: Lambda execution
-    environments (each its own heartbeat view); `refreshing`: read units a second on an
-    `active` partition while the leaderboards' refresh reads it."""
+    environments (each its own heartbeat view, refreshed every `beat_s`, from one of `copies`
+    copies if there are any); `refreshing`: read units a second on an `active` partition while
+    the leaderboards' refresh reads it."""
     loads: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     hashed: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     entity: dict[tuple[str, str], KeyRate] = {}
@@ -104,6 +143,8 @@ def key_loads(
         rate = rates.get(name)
         for (index, key), (r, w) in phase.tally.totals(*WHOLE).items():
             kind = key_kind(index, key)
+            if kind == "instance" and copies:
+                continue  # the sample's one instance finds its copies old: modelled below
             if kind == "instance":  # the sample is one instance: its rate, times instances
                 refreshes = instances * r / seconds / 0.5  # eventually consistent reads
                 racing = refreshes * RACING_S  # failed beats per beat, each read again
@@ -142,15 +183,22 @@ def key_loads(
         for one in phase.tally.peaks(*WHOLE):
             if key_kind(one.index, one.key) == "entity":
                 peak(one)
+    if copies:
+        for key, (r, w) in heartbeat_copies(instances, copies, beat_s).items():
+            loads[TABLE, key][0] += r
+            loads[TABLE, key][1] += w
     if refreshing:
         for n in range(shards(ACTIVE_INDEX, "A")):
-            loads[ACTIVE_INDEX, active_key(n)][0] += refreshing
+            loads[ACTIVE_INDEX, spread_key(n)][0] += refreshing
     for (index, prefix), (r, w) in hashed.items():
         count = shards(index, prefix)
         items = live / count if prefix == "D" else (r + w) / count
         spread = imbalance(items)
         for n in range(count):
-            key = f"{prefix}#{n}" if count > 1 or prefix in ("D", "DL", "A") else prefix
+            if prefix == "A":
+                key = spread_key(n)
+            else:
+                key = f"{prefix}#{n}" if count > 1 or prefix in ("D", "DL") else prefix
             loads[index, key][0] += r / count * spread
             loads[index, key][1] += w / count * spread
     found = [KeyRate(i, k, r, w) for (i, k), (r, w) in loads.items()]
@@ -179,6 +227,8 @@ def family_label(index: str, key: str) -> str:
         return family(index, key) + ("#*" if index != TABLE or "#" in key[2:] else "")
     if kind == "queue":
         return "#".join(key.split("#")[:3]) + "*"
+    if kind == "instance" and key != CLOCK:
+        return CLOCK + "#*"  # the heartbeat's copies
     return key
 
 

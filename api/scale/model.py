@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.loadtest.prices import Bill, PriceModel
+from api.loadtest.prices import Bill, PriceModel, cpu_share, waits_ms
 from api.scale.keys import families, key_loads, refresh_reads
 from api.scale.population import Population
 from api.scale.queue import QueueResult
@@ -30,15 +30,9 @@ from api.scale.sample import SampleResult
 from api.scale.world import Phase
 from api.service.limits import Budget, spread_shards
 from api.storage.dynamodb.history_items import COPIES
-from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, DUE_INDEX, counter_key
+from api.storage.keys import ACTIVE_INDEX, ACTIVE_SHARDS, ACTIVE_SPREAD, DUE_INDEX, counter_key
 from api.storage.layout import Layout
 from api.storage.metering.traffic import TABLE, KeyRate, index_names
-
-# What a storage call adds to a request's time on Lambda, beyond the handler's own CPU:
-# DynamoDB's in-region latency with botocore's work (AWS: single-digit milliseconds).
-CALL_MS = {"commit": 9.0, "open_lobbies": 5.0, "due_tournaments": 5.0, "due_lobbies": 5.0}
-DEFAULT_CALL_MS = 5.0
-FULL_VCPU_MB = 1769  # Lambda's memory at which a function gets one whole vCPU
 
 PLAY_PHASES = ("play", "after", "group")
 SWEEP_LIMIT = 500  # due tournaments one sweep advances (Service.sweep)
@@ -68,9 +62,7 @@ class Load:
     def lambda_ms(self, memory_mb: int) -> float:
         """Lambda milliseconds per second: the handlers' CPU at the function's share of a vCPU,
         plus each storage call's round trip."""
-        cpu = self.cpu_ms * max(1.0, FULL_VCPU_MB / memory_mb)
-        waits = sum(n * CALL_MS.get(name, DEFAULT_CALL_MS) for name, n in self.calls.items())
-        return cpu + waits
+        return self.cpu_ms * cpu_share(memory_mb) + waits_ms(self.calls)
 
 
 @dataclass
@@ -194,7 +186,7 @@ def scale(
     shards = {
         (DUE_INDEX, "D"): layout.due_shards,
         (DUE_INDEX, "DL"): layout.lobby_due_shards,
-        (ACTIVE_INDEX, "A"): ACTIVE_SHARDS,
+        (ACTIVE_INDEX, "A"): ACTIVE_SHARDS * ACTIVE_SPREAD,
         (TABLE, counter_key("create:*")): spread_shards(Budget(creations_per_minute, 60)),
     }
     keys, totals = key_loads(
@@ -206,6 +198,8 @@ def scale(
         concurrent,
         instances,
         refresh_reads(sample, players * population.active_per_player),
+        layout.clock_copies,
+        sample.world.ctx.settings.heartbeat_ms / 1000,
     )
     return Scaled(
         players,

@@ -21,6 +21,19 @@ LOBBY_DUE_WRITES = 0.0031  # open lobbies' deadlines, all shards together
 BAND_WRITES = 0.00147  # the busiest rating band of a language, per player of that language
 
 
+# Read units a second per concurrent player on storage's heartbeat: each busy Lambda instance
+# (about 0.0048 per player at 13-15 ms a request) reads it once per 9.5 s interval, 0.5 a read.
+HEARTBEAT_READS = 0.00025
+COPY_TARGET = 1_000.0  # read units per second and copy: a third of a partition
+
+
+def clock_copies_for(players: int) -> int:
+    """Copies of the heartbeat (WT_CLOCK_COPIES) for N players: none while the item itself
+    stays under COPY_TARGET, then a power of two that keeps each copy under it."""
+    reads = players * HEARTBEAT_READS
+    return 0 if reads <= COPY_TARGET else power_of_two(reads / COPY_TARGET)
+
+
 CREATIONS_PER_PLAYER_MINUTE = 0.04  # new players a minute per concurrent player: 3× the model
 
 
@@ -39,4 +52,4 @@ def layout_for(players: int, languages: dict[str, float] | None = None) -> Layou
         code: power_of_two(players * share * BAND_WRITES / TARGET) for code, share in mix.items()
     }
     sharded = tuple(sorted((code, n) for code, n in fill.items() if n > 1))
-    return Layout(due, lobby_due, default.fill_shards, sharded)
+    return Layout(due, lobby_due, default.fill_shards, sharded, clock_copies_for(players))

@@ -72,7 +72,16 @@ class Context:
         self.limiter = Limiter(self.repo, self.now, self.settings.rate_limits, self.sampling)
         gap = self.settings.outage_gap
         self.outage_watch = (
-            OutageWatch(self.repo, self.now, self.settings.heartbeat_ms, gap) if gap else None
+            OutageWatch(
+                self.repo,
+                self.now,
+                self.settings.heartbeat_ms,
+                gap,
+                self.settings.layout.clock_copies,
+                self.sampling,
+            )
+            if gap
+            else None
         )
 
     def outages(self, now: int | None = None) -> tuple[Outage, ...]:

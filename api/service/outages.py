@@ -22,10 +22,23 @@ tournament whose players all fell silent at once is paused by such gaps for abou
 at most. Outages shorter than `gap_ms` are not recorded: clients are advised to poll at least
 every two thirds of a window, so a polling player survives any outage up to a third of it
 (Settings.problems keeps `gap_ms` within that).
+
+Copies, for many instances (Layout.clock_copies > 0): tens of thousands of busy instances reading
+the one item would pass its partition's 3,000 read units a second, so each refresh reads one of
+`copies` items `S#clock#<n>` at random instead. A copy only ever holds a beat that the
+heartbeat itself held (read from it, or written to it), and a refresh takes a copy only if that
+beat is less than `beat_ms` old; otherwise it refreshes as above, from the heartbeat (a
+consistent read, beating it when it is old), and writes what it found into the copy. So every
+view an instance takes is a beat the heartbeat held less than `beat_ms` before, as without
+copies, and the argument above holds word for word: the beat it names was a successful write,
+so no unrecorded outage can have ended between it and the refresh. Each copy is written about
+once per `beat_ms` (by the first of its readers to find it old), the heartbeat read that often
+per copy: `copies` times one partition's worth of readers.
 """
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable
 
@@ -41,7 +54,13 @@ class OutageWatch:
     """This instance's view of storage's heartbeat. Thread-safe."""
 
     def __init__(
-        self, repo: Heartbeat, clock: Callable[[], int], beat_ms: int, gap_ms: int
+        self,
+        repo: Heartbeat,
+        clock: Callable[[], int],
+        beat_ms: int,
+        gap_ms: int,
+        copies: int = 0,
+        rng: random.Random | None = None,
     ) -> None:
         if not 0 < 2 * beat_ms < gap_ms:
             raise ValueError("the outage gap must be more than twice the heartbeat interval")
@@ -49,6 +68,8 @@ class OutageWatch:
         self.clock = clock
         self.beat_ms = beat_ms
         self.gap_ms = gap_ms
+        self.copies = copies
+        self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._outages: tuple[Outage, ...] = ()
         self._checked: int | None = None
@@ -63,9 +84,17 @@ class OutageWatch:
         return self.refresh(now)
 
     def refresh(self, now: int | None = None, *, beat: bool = False) -> tuple[Outage, ...]:
-        """Read the heartbeat; beat it if it is older than `beat_ms` (or `beat`: the sweep)."""
+        """Read the heartbeat (or a fresh copy of it); beat it if it is older than `beat_ms`
+        (or `beat`: the sweep)."""
         now = self.clock() if now is None else now
-        record = self.repo.get_clock()
+        copy = self._rng.randrange(self.copies) if self.copies and not beat else None
+        if copy is not None:
+            held = self.repo.get_clock(copy=copy)
+            if held is not None and 0 <= now - held.at < self.beat_ms:
+                return self._take(held, now)
+            record = self.repo.get_clock(consistent=True)  # the copy is old: its source
+        else:
+            record = self.repo.get_clock()
         for _ in range(5):
             fresh = record is not None and now - record.at < self.beat_ms and not beat
             if record is not None and (record.at >= now or fresh):
@@ -75,6 +104,11 @@ class OutageWatch:
                 record = new
                 break
             record = self.repo.get_clock(consistent=True)  # someone else beat: take theirs
+        if copy is not None and record is not None:
+            self.repo.put_clock_copy(copy, record)
+        return self._take(record, now)
+
+    def _take(self, record: ClockRecord | None, now: int) -> tuple[Outage, ...]:
         outages = tuple(Outage(s, e) for s, e in (record.outages if record else ()))
         # The view lasts while the heartbeat it saw is younger than `beat_ms` (not `beat_ms`
         # after the refresh): else one instance's polls `beat_ms` apart could leave the

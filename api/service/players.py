@@ -74,12 +74,16 @@ class Players:
         if not self.holds_bot_key(given):
             raise errors.Forbidden("creating a bot needs the bot key", code="bot_key")
 
-    def authenticate(self, header: str | None) -> PlayerRecord:
+    def authenticate(self, header: str | None, *, consistent: bool = True) -> PlayerRecord:
         """The player of an `Authorization: Bearer <player id>.<secret>` header (the scheme in
         any case, RFC 7235), or 401.
 
-        The read is strongly consistent: a token rotated or signed out a moment ago must fail
-        at once, which an eventually consistent read could not promise.
+        The read is strongly consistent: a token rotated or signed out a moment ago fails at
+        once. With `consistent=False` (a state poll that names the state it was shown, issue
+        25) it is first eventually consistent, for half a read unit, and strong only when that
+        finds no player holding the token: a new player or a token rotated a moment ago works
+        at once, and an old token may still poll for as long as a replica lags behind its
+        rotation or sign-out (docs/decisions.md, "Reading the token's player").
         """
         scheme, _, token = (header or "").strip().partition(" ")
         if scheme.lower() != "bearer":
@@ -87,12 +91,13 @@ class Players:
         player_id, dot, secret = token.strip().partition(".")
         if not dot or not is_id(player_id, "p") or not TOKEN_SECRET.fullmatch(secret):
             raise errors.InvalidToken("malformed token")
+        hashed = _hash(secret)
+        if not consistent:
+            found = guarded(lambda: self.ctx.repo.get_player(player_id, consistent=False))
+            if found is not None and _holds(found, hashed):
+                return found
         player = guarded(lambda: self.ctx.repo.get_player(player_id))
-        if (
-            player is None
-            or player.token_hash == SIGNED_OUT
-            or not hmac.compare_digest(player.token_hash, _hash(secret))
-        ):
+        if player is None or not _holds(player, hashed):
             raise errors.InvalidToken("unknown token")
         return player
 
@@ -189,3 +194,8 @@ def profile(player: PlayerRecord) -> dict[str, Any]:
         "bot": player.bot,
         "where": where(player),
     }
+
+
+def _holds(player: PlayerRecord, hashed: str) -> bool:
+    """Whether `player`'s token hashes to `hashed` (never a signed-out one's)."""
+    return player.token_hash != SIGNED_OUT and hmac.compare_digest(player.token_hash, hashed)

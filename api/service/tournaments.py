@@ -148,16 +148,35 @@ class Tournaments:
 
     # ------------------------------------------------------------------ reading and advancing
 
-    def advance(self, tournament_id: str, now: int | None = None) -> Snapshot:
-        """Bring the stored tournament to `now`, saving the change if there is one."""
+    def advance(
+        self, tournament_id: str, now: int | None = None, seen: int | None = None
+    ) -> Snapshot:
+        """Bring the stored tournament to `now`, saving the change if there is one.
+
+        `seen`: the newest version the client has been shown (its ETag). Then the first read
+        is eventually consistent, half the price of a strong one, and taken only if it is at
+        least that version; otherwise, and on any retry, the read is strong. So a client is
+        never shown a state older than one it has seen (after its own guess, the guess's
+        answer carried the new version), and a change decided on a stale read fails its
+        condition on the version and is decided again on a strong read: no write is lost.
+        """
         now = self.ctx.now() if now is None else now
         if not is_id(tournament_id, "t"):
             raise errors.NotFound("no such tournament")
 
         outages = self.ctx.outages(now)
+        cheap = [seen is not None]
+
+        def read() -> TournamentRecord | None:
+            if cheap[0]:
+                cheap[0] = False
+                found = self.ctx.repo.get_tournament(tournament_id, consistent=False)
+                if found is not None and seen is not None and found.version >= seen:
+                    return found
+            return self.ctx.repo.get_tournament(tournament_id)
 
         def attempt() -> Snapshot:
-            record = self.ctx.repo.get_tournament(tournament_id)
+            record = read()
             if record is None:
                 raise errors.NotFound(f"tournament {tournament_id} not found")
             before = with_contacts(record)
@@ -222,10 +241,10 @@ class Tournaments:
 
     # ------------------------------------------------------------------ requests
 
-    def state(self, player: PlayerRecord, tournament_id: str) -> Snapshot:
+    def state(self, player: PlayerRecord, tournament_id: str, seen: int | None = None) -> Snapshot:
         """The tournament at now, for one of its players; `view` makes their state of it (a
-        poll answered 304 needs none)."""
-        snapshot = self.advance(tournament_id)
+        poll answered 304 needs none). `seen`: the version of the client's ETag (`advance`)."""
+        snapshot = self.advance(tournament_id, seen=seen)
         self._participant(snapshot, player)
         self._touch(snapshot, player.id)
         return snapshot

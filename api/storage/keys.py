@@ -13,7 +13,7 @@ Items (partition key `pk`):
 | history line | `H#<player>#<tournament>` |
 | statistics | `C#<player>` |
 | rate-limit counter | `R#<subject>` |
-| storage's heartbeat | `S#clock` |
+| storage's heartbeat, its copies | `S#clock`, `S#clock#<n>` |
 | the health check's write | `S#health` |
 | leaderboard snapshot | `B#<board>#<copy>` |
 | a part's boards, the refresh claim | `B#part#<n>`, `B#refresh` |
@@ -23,12 +23,14 @@ Index partitions (how many shards each has is the deployment's `Layout`, api/sto
 in `O#<language>#<band>` (shard 0) and `O#<language>#<band>#<shard>`, and idle house bots (D18)
 in `I#<band>`, sorted by rating; `history` a player's lines under their id, and (D19) under
 `F#review` the statistics of every player whose fair-play status is not ok, by when it was set;
-`active` players' statistics in `A#<part>`, fair play's held players aside.
+`active` players' statistics in `A#<part>` and `A#<part>#<n>` (ACTIVE_SPREAD keys a part), fair
+play's held players aside.
 """
 
 from __future__ import annotations
 
 import math
+import zlib
 
 from api.storage.records import (
     GroupRecord,
@@ -56,6 +58,12 @@ REFRESH = "B#refresh"
 CLOCK = "S#clock"
 HEALTH = "S#health"  # what /v1/health writes to know the store can be written
 PING = "X#ping"  # a key that never exists: what a health check reads
+
+
+def clock_copy_key(copy: int) -> str:
+    """One of the heartbeat's copies (Layout.clock_copies), read instead of `S#clock`."""
+    return f"{CLOCK}#{copy}"
+
 
 PREFIX: dict[type, str] = {
     PlayerRecord: PLAYER,
@@ -109,6 +117,11 @@ OPEN_INDEX = "fill"
 HISTORY_INDEX = "history"
 ACTIVE_INDEX = "active"
 ACTIVE_SHARDS = PARTS  # the leaderboards read the active players part by part
+# Each part spreads over this many keys: at ten million players a part's entries take about
+# 860 writes a second as places are fixed, most of one partition's 1,000 (bench scale). Items
+# written before the spread stay readable under `A#<part>` (its first key) and move on their
+# next write; the count must not be lowered while entries sit in the keys it would drop.
+ACTIVE_SPREAD = 4
 
 DUE = "D#"
 LOBBY_DUE = "DL#"
@@ -167,13 +180,21 @@ def idle_ranges(rating: float, window: int) -> tuple[list[IdleRange], list[IdleR
     return up, down
 
 
-def active_key(part: int) -> str:
-    """The `active` index's partition of one part of the players."""
-    return f"{ACTIVE}{part}"
+def active_key(part: int, spread: int = 0) -> str:
+    """A partition of the `active` index: one of a part's ACTIVE_SPREAD keys (`A#<part>`,
+    then `A#<part>#<n>`)."""
+    return f"{ACTIVE}{part}" if spread == 0 else f"{ACTIVE}{part}#{spread}"
+
+
+def active_keys(part: int) -> list[str]:
+    """Every key of a part: what the leaderboards' refresh reads for it."""
+    return [active_key(part, n) for n in range(ACTIVE_SPREAD)]
 
 
 def active_shard(player_id: str) -> str:
-    return active_key(part_of(player_id))
+    """The player's key: their part (core.leaderboard.part_of: the crc32 modulo PARTS), and
+    within it the next bits of the same hash."""
+    return active_key(part_of(player_id), zlib.crc32(player_id.encode()) // PARTS % ACTIVE_SPREAD)
 
 
 def review_sort_key(status_at: int | None, player_id: str) -> str:

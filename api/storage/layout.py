@@ -11,6 +11,9 @@ scale` measures it; docs/capacity.md has the figures):
   and shard s > 0 is `O#<language>#<band>#<s>`, the lobby's shard `crc32(lobby id) %
   fill_shards(language)`. Matchmaking reads the caller's own shard of each band first and the
   others only when it found nobody there to play with (`nearby` in api/service/lobbies.py).
+- storage's heartbeat `S#clock` (api/service/outages.py) is read by every busy instance once per
+  heartbeat interval; with `clock_copies` > 0 instances read one of that many copies
+  `S#clock#<n>` at random instead, each kept fresh by its own readers from the heartbeat.
 
 A count may be raised on a live deployment: every key of the smaller count is still read. It
 must not be lowered while items sit in the shards it would drop (a due tournament there would
@@ -38,12 +41,15 @@ class Layout:
     lobby_due_shards: int = 4
     fill_shards: int = 1  # per language and rating band, for every language not listed below
     fill_shards_by_language: tuple[tuple[str, int], ...] = ()
+    clock_copies: int = 0  # copies of the heartbeat that instances read (0: the item itself)
 
     def __post_init__(self) -> None:
         counts = [self.due_shards, self.lobby_due_shards, self.fill_shards]
         counts += [n for _, n in self.fill_shards_by_language]
         if any(n < 1 or n > 1024 for n in counts):
             raise ValueError("shard counts are between 1 and 1024")
+        if not 0 <= self.clock_copies <= 64:
+            raise ValueError("the heartbeat's copies are from 0 to 64")
 
     # ------------------------------------------------------------------ due
 
@@ -92,6 +98,7 @@ class Layout:
             lobby_due_shards=_count(env, "WT_LOBBY_DUE_SHARDS", default.lobby_due_shards),
             fill_shards=fill,
             fill_shards_by_language=by_language,
+            clock_copies=_copies(env.get("WT_CLOCK_COPIES")),
         )
 
     def describe(self) -> str:
@@ -100,7 +107,16 @@ class Layout:
         return (
             f"WT_DUE_SHARDS={self.due_shards} WT_LOBBY_DUE_SHARDS={self.lobby_due_shards} "
             f"WT_FILL_SHARDS={fill}"
+            + (f" WT_CLOCK_COPIES={self.clock_copies}" if self.clock_copies else "")
         )
+
+
+def _copies(raw: str | None) -> int:
+    if not raw:
+        return 0
+    if not raw.isdigit() or int(raw) > 64:
+        raise ValueError(f"WT_CLOCK_COPIES must be a count from 0 to 64, not {raw!r}")
+    return int(raw)
 
 
 def _count(env: Mapping[str, str], name: str, default: int) -> int:

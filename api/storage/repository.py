@@ -161,7 +161,11 @@ class Lobbies(Protocol):
 
 
 class Tournaments(Protocol):
-    def get_tournament(self, tournament_id: str) -> TournamentRecord | None: ...
+    def get_tournament(
+        self, tournament_id: str, *, consistent: bool = True
+    ) -> TournamentRecord | None:
+        """`consistent=False` may miss a write of the last second, for half the read cost."""
+        ...
 
     def due_tournaments(self, now: int, limit: int) -> list[str]:
         """Ids of live tournaments whose next deadline is at or before `now` (for the sweep),
@@ -245,8 +249,14 @@ class Counters(Protocol):
 class Heartbeat(Protocol):
     """Storage's own clock (api/service/outages.py), and whether it answers at all."""
 
-    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
-        """Storage's heartbeat (None before the first beat)."""
+    def get_clock(self, *, consistent: bool = False, copy: int | None = None) -> ClockRecord | None:
+        """Storage's heartbeat (None before the first beat); with `copy`, that copy of it
+        (None before it was first written)."""
+        ...
+
+    def put_clock_copy(self, copy: int, clock: ClockRecord) -> None:
+        """Write `clock`, a beat read from or written to the heartbeat, into copy `copy`,
+        unless the copy already holds a beat as recent."""
         ...
 
     def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:

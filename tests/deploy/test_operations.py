@@ -225,3 +225,15 @@ def test_aws_backup_selects_the_stage_table_beside_point_in_time_recovery() -> N
     assert rule["Lifecycle"]["DeleteAfterDays"] == {"Ref": "RetentionDays"}
     vault = cfn("backup.yaml")["Resources"]["Vault"]
     assert vault["DeletionPolicy"] == "Retain"
+
+
+def test_the_load_test_prices_lambda_at_the_deployed_memory_size() -> None:
+    """Lambda is priced as deployed, so the price model's memory is the function's."""
+    import json
+    from pathlib import Path
+
+    from api.loadtest.prices import PriceModel
+
+    zappa = json.loads((Path(__file__).parents[2] / "infra" / "zappa_settings.json").read_text())
+    sizes = {stage["memory_size"] for stage in zappa.values() if "memory_size" in stage}
+    assert sizes == {PriceModel().lambda_memory_mb}

@@ -6,7 +6,16 @@ import argparse
 
 import pytest
 
-from api.cli.bench.polls import PEOPLE, Tally, Units, cost_ratio, percentile, play, run
+from api.cli.bench.polls import (
+    PEOPLE,
+    Tally,
+    Units,
+    cost_ratio,
+    percentile,
+    play,
+    round_trips,
+    run,
+)
 from api.http import polling
 from api.loadtest.prices import PriceModel
 from core.timing import Timing
@@ -34,7 +43,7 @@ def test_people_think_like_the_simulators_players(capsys: pytest.CaptureFixture[
         tournaments=1,
         turn_seconds=3.0,
         intro_seconds=1.0,
-        rtt_ms=20,
+        rtt_ms="20",
         seed=3,
         people=True,
         units=None,
@@ -42,3 +51,24 @@ def test_people_think_like_the_simulators_players(capsys: pytest.CaptureFixture[
     assert run(args) == 0
     out = capsys.readouterr().out
     assert "players thinking like people" in out and "polls per player-minute" in out
+
+
+def test_several_round_trips_are_played_with_the_same_seeds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = argparse.Namespace(
+        tournaments=1,
+        turn_seconds=3.0,
+        intro_seconds=1.0,
+        rtt_ms="20,200",
+        seed=3,
+        people=False,
+        units=None,
+    )
+    assert run(args) == 0
+    out = capsys.readouterr().out
+    assert "== round trip 20 ms" in out and "== round trip 200 ms" in out
+    table = out.split("round trip  polls/player-min")[1].strip().splitlines()
+    assert [line.split()[0] for line in table[1:]] == ["20", "200"]
+    with pytest.raises(ValueError):
+        round_trips("20,-1")

@@ -15,7 +15,7 @@ from api.scale.plan import creations_for, layout_for
 from api.scale.population import Population
 from api.scale.queue import QueueResult, run_queue
 from api.scale.sample import Sample, SampleResult
-from api.storage.keys import DUE_INDEX, OPEN_INDEX
+from api.storage.keys import ACTIVE_INDEX, DUE_INDEX, OPEN_INDEX, active_keys
 from api.storage.layout import Layout
 from api.storage.metering.traffic import TABLE
 from core.timing import Timing
@@ -131,3 +131,38 @@ def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     for name in ("requests_per_s", "lambda_concurrency", "cost_per_hour_usd"):
         assert figures[name] > 0
     assert figures["dynamodb"]["hottest"]["utilisation"] < 0.5
+
+
+def test_the_heartbeats_copies_share_its_readers(runs: Any) -> None:
+    """With copies (WT_CLOCK_COPIES) the instances' reads spread over them, and the heartbeat
+    itself is read once per interval per copy, strongly; without, it carries them all."""
+    n = 10_000_000
+    alone = scaled(runs, n)
+    copied = scaled(runs, n, Layout(due_shards=8, lobby_due_shards=4, clock_copies=4))
+    single = key(alone, TABLE, "S#clock").read_units_per_s
+    copies = [key(copied, TABLE, f"S#clock#{i}").read_units_per_s for i in range(4)]
+    assert single > 3 * max(copies) > 0
+    # The same readers, spread (the copies' model has every instance refresh once per
+    # interval and adds the imbalance of a finite hash; the single item's, the sample's rate).
+    assert sum(copies) == pytest.approx(single, rel=0.3)
+    assert key(copied, TABLE, "S#clock").read_units_per_s < single / 20  # the refills only
+    assert family_label(TABLE, "S#clock#3") == "S#clock#*"
+    assert key_kind(TABLE, "S#clock#3") == "instance"
+
+
+def test_the_active_index_is_spread_over_its_keys(runs: Any) -> None:
+    s = scaled(runs, 1_000_000)
+    active = [k for k in s.keys if k.index == ACTIVE_INDEX]
+    assert {k.key for k in active} == {name for part in range(16) for name in active_keys(part)}
+    assert key_kind(ACTIVE_INDEX, "A#3#2") == "hashed" and family_label(ACTIVE_INDEX, "A#3#2") == (
+        "A#*"
+    )
+
+
+def test_the_plan_copies_the_heartbeat_only_when_one_item_would_be_hot() -> None:
+    assert layout_for(1_000_000).clock_copies == 0
+    assert layout_for(10_000_000).clock_copies >= 2
+    assert "WT_CLOCK_COPIES" in layout_for(10_000_000).describe()
+    assert Layout.from_env({"WT_CLOCK_COPIES": "4"}).clock_copies == 4
+    with pytest.raises(ValueError):
+        Layout.from_env({"WT_CLOCK_COPIES": "many"})

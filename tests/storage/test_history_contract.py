@@ -3,11 +3,13 @@ Local): history lines, statistics, who played lately, and leaderboard snapshots.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 
 import wordlists
+from api.storage import keys
 from api.storage.dynamodb.items import to_item
 from api.storage.metering.billing import item_size, write_units
 from api.storage.records import StatsRecord
@@ -199,3 +201,15 @@ def test_the_largest_place_fixing_commit_fits_one_transaction(repo: Repository) 
     repo.commit(writes)
     assert len(repo.get_stats([p.id for p in players])) == 8
     assert all(len(repo.history(p.id, 5)) == 1 for p in players)
+
+
+def test_the_active_index_spreads_each_part_over_its_keys() -> None:
+    """Each part's players spread over ACTIVE_SPREAD keys (a partition's write limit at ten
+    million players), the first of them `A#<part>` as before; the refresh reads them all."""
+    ids = [f"p_{i:016x}" for i in range(4_000)]
+    by_key = Counter(keys.active_shard(p) for p in ids)
+    every = {k for part in range(PARTS) for k in keys.active_keys(part)}
+    assert set(by_key) == every and len(every) == PARTS * keys.ACTIVE_SPREAD
+    assert all(keys.active_shard(p) in keys.active_keys(part_of(p)) for p in ids)
+    assert keys.active_keys(3)[0] == "A#3"  # where every item written before the spread is
+    assert max(by_key.values()) < 2 * len(ids) / len(every)

@@ -115,6 +115,9 @@ class Sizes:
     history: list[int] = field(default_factory=list)
     state_with_history: list[int] = field(default_factory=list)  # had it been inside
     latest: dict[str, int] = field(default_factory=dict)  # each player's latest history
+    # A poll's read units apart from the instance's heartbeat, for polls naming their state.
+    named_poll_reads: list[float] = field(default_factory=list)
+    heartbeat_reads: float = 0.0  # what the polls' scopes read of the heartbeat
 
     def poll(self, body: bytes, view: dict[str, Any]) -> None:
         self.state.append(len(body))
@@ -171,6 +174,10 @@ def _play(
                 r = client.get(f"{url}/state", headers={"Authorization": p["auth"], **headers})
             kind = "poll (304)" if r.status_code == 304 else "poll"
             usage[kind].append((scope.total.read_units, scope.total.write_units))
+            beat = sum(u.read_units for op, u in scope.operations.items() if "clock" in op)
+            sizes.heartbeat_reads += beat
+            if headers:
+                sizes.named_poll_reads.append(scope.total.read_units - beat)
             etags[p["id"]] = r.headers["ETag"]
             next_poll[p["id"]] = clock.ms + round(1000 * float(r.headers["Poll-Interval"]))
             if r.status_code == 200:
@@ -396,6 +403,18 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
             "(it reports none for a failed condition)"
         )
     print(f"finished tournament item: {size} bytes ({record.tournament.round.number} rounds)")
+    polls = [u for kind in ("poll", "poll (304)") for u in usage.get(kind, [])]
+    if polls:
+        per_poll = sum(u[0] for u in polls) / len(polls)
+        beat = sizes.heartbeat_reads / len(polls)
+        named = sizes.named_poll_reads
+        print(
+            f"read units per poll: {per_poll:.3f}, of which {beat:.3f} this one instance's "
+            f"heartbeat (spread over all of an instance's requests at scale); the poll's own "
+            f"{per_poll - beat:.3f}, a poll naming its state {statistics.mean(named):.3f} "
+            f"(the token's player and the tournament eventually consistent, 0.5 each; a first "
+            f"poll reads both strongly, a moved position the player again; goal <= 1.0)"
+        )
     _print_sizes(sizes)
     history.run(repo, tid)
     repo.delete_table()

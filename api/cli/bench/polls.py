@@ -52,7 +52,7 @@ class Units:
     read from such a JSON with --units."""
 
     poll_ms: float = 10.0
-    poll_read_units: float = 2.0  # the token's player (strong read) and the tournament
+    poll_read_units: float = 1.0  # the token's player and the tournament, 0.5 each (eventual)
     poll_log_bytes: float = 3.0  # one successful read in 100 is logged
     guess_ms: float = 24.0
     guess_read_units: float = 2.0
@@ -85,9 +85,9 @@ def register(bench: Any) -> None:
     p.add_argument("--intro-seconds", type=float, default=6.0)
     p.add_argument(
         "--rtt-ms",
-        type=int,
-        default=20,
-        help="round trip of every request, server time included (20)",
+        default="20",
+        help="round trip of every request, server time included: one, or several "
+        "(20,100,200: each played with the same seeds) (20)",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
@@ -282,18 +282,49 @@ def cost_ratio(tally: Tally, prices: PriceModel, units: Units) -> tuple[float, f
     return measured.dollars(prices)["total"], naive.dollars(prices)["total"]
 
 
+def round_trips(text: str) -> list[int]:
+    found = [int(part) for part in text.split(",") if part.strip()]
+    if not found or any(ms < 0 for ms in found):
+        raise ValueError("--rtt-ms takes round trips in ms, e.g. 20 or 20,100,200")
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     logs.configure().setLevel(logging.ERROR)
     timing = Timing(turn_ms=int(args.turn_seconds * 1000), intro_ms=int(args.intro_seconds * 1000))
-    tally = Tally()
     skills = [PEOPLE] * len(SKILL_MIX) if args.people else SKILL_MIX
-    for n in range(args.tournaments):
-        play(args.seed * 1000 + n, timing, args.rtt_ms, tally, skills)
+    units = Units.from_loadtest(json.loads(args.units.read_text())) if args.units else Units()
+    rtts = round_trips(args.rtt_ms)
+    rows = []
+    for rtt in rtts:
+        tally = Tally()
+        for n in range(args.tournaments):
+            play(args.seed * 1000 + n, timing, rtt, tally, skills)
+        rows.append((rtt, tally))
+        if len(rtts) > 1:
+            print(f"== round trip {rtt} ms")
+        report(args, rtt, tally, units)
+    if len(rows) > 1:
+        print("round trip  polls/player-min  staleness p50/p95 (late)  new round p95 (late)  ratio")
+        for rtt, tally in rows:
+            measured, naive = cost_ratio(tally, PriceModel(), units)
+            polls = sum(tally.polls.values())
+            print(
+                f"{rtt:>7} ms  {polls / (tally.active_ms / 60_000):16.1f}  "
+                f"{percentile(tally.staleness, 50):>6} / {percentile(tally.staleness, 95):>5} ms "
+                f"({late_share(tally.staleness):5.1%})  "
+                f"{percentile(tally.notice, 95):>8} ms ({late_share(tally.notice):5.1%})  "
+                f"{naive / measured:5.2f}×"
+            )
+    return 0
+
+
+def report(args: argparse.Namespace, rtt: int, tally: Tally, units: Units) -> None:
     minutes = tally.active_ms / 60_000
     polls = sum(tally.polls.values())
     print(
         f"{args.tournaments} tournaments, {statistics.mean(tally.rounds):.1f} rounds on average, "
-        f"{minutes / args.tournaments:.0f} player-minutes each, round trip {args.rtt_ms} ms, "
+        f"{minutes / args.tournaments:.0f} player-minutes each, round trip {rtt} ms, "
         f"players thinking like {'people' if args.people else 'the bots'}"
     )
     print(f"polls per player-minute: {polls / minutes:.1f}, guesses {tally.guesses / minutes:.1f}")
@@ -310,11 +341,9 @@ def run(args: argparse.Namespace) -> int:
         f"p95 {percentile(notice, 95)} ms, max {max(notice)} ms over {len(notice)}, "
         f"{late_share(notice):.1%} later than 1.2 s"
     )
-    units = Units.from_loadtest(json.loads(args.units.read_text())) if args.units else Units()
     measured, naive = cost_ratio(tally, PriceModel(), units)
     print(
         f"modelled cost per tournament: ${measured / args.tournaments:.5f}, polling every "
         f"second ${naive / args.tournaments:.5f}: {naive / measured:.2f}× (a model; the load "
         f"test measures)"
     )
-    return 0

@@ -179,7 +179,9 @@ def openapi_document() -> JSON:
         },
         "/v1/me/token": {
             "post": op(
-                "Rotate your token: a new one; the one you sent stops working at once",
+                "Rotate your token: a new one; the one you sent stops working at once (a state "
+                "poll that names its state may read with it while replicas catch up, about a "
+                "second)",
                 {"201": _NEW_TOKEN},
                 errors=("401", "503"),
             ),

@@ -10,6 +10,7 @@ from flask import Flask, Response, jsonify, request
 from api.http import polling
 from api.http.caching import JSON_ENCODER as _JSON
 from api.http.caching import not_modified as _not_modified
+from api.http.caching import seen_places, seen_version
 from api.http.requests import body, caller, integer
 from api.service import Service, where
 from api.service import errors as svc
@@ -19,6 +20,8 @@ from api.storage.records import PlayerRecord
 
 def _watching() -> str | None:
     """`?watch=<duel id>`: the duel the client shows (R9), which the poll advice follows."""
+    if not request.environ.get("QUERY_STRING"):
+        return None  # most polls: no query string to parse
     duel = request.args.get("watch")
     if duel is not None and not DUEL_ID.fullmatch(duel):
         raise svc.BadRequest("watch must be a duel id such as 'r3d2'")
@@ -32,7 +35,12 @@ class Position:
     def __init__(self, snapshot: Snapshot, player: PlayerRecord) -> None:
         self.place = where.where(player, snapshot.tournament)
         self.text = where.header(self.place)
+        self.fingerprint = where.fingerprint(self.text)
         self.etag = snapshot.etag(self.text)
+
+    def shown(self) -> bool:
+        """Whether the request's If-None-Match names this position (its Where fingerprint)."""
+        return self.fingerprint in seen_places()
 
 
 def state_response(
@@ -47,27 +55,31 @@ def state_response(
     at = position or Position(snapshot, player)
     viewer = polling.Viewer(player.id, at.place["group_id"], watching)
     advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
-    text = "" if view is None else _JSON.encode(view)
-    return Response(
-        text,
-        status=304 if view is None else 200,
-        mimetype="application/json",
-        headers={
-            "ETag": at.etag,
-            "Poll-Interval": polling.header(advice),
-            "Cache-Control": "no-cache",
-            "Where": at.text,
-        },
-    )
+    headers = [
+        ("ETag", at.etag),
+        ("Poll-Interval", polling.header(advice)),
+        ("Cache-Control", "no-cache"),
+        ("Where", at.text),
+    ]
+    if view is None:  # a 304 has no body, so no content type either (RFC 9110, 15.4.5)
+        return Response(status=304, headers=headers)
+    return Response(_JSON.encode(view), status=200, headers=headers, mimetype="application/json")
 
 
 def install(app: Flask, service: Service) -> None:
     @app.get("/v1/tournaments/<id(t):tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
         watching = _watching()
-        player = caller(service, contact=False)
-        snapshot = service.tournaments.state(player, tournament_id)
+        seen = seen_version()
+        # A poll that names its state reads its player eventually consistently
+        # (docs/decisions.md, "Reading the token's player"), and again strongly when that finds
+        # them elsewhere than they were shown: the position never goes back to an older one.
+        player = caller(service, contact=False, consistent=seen is None)
+        snapshot = service.tournaments.state(player, tournament_id, seen)
         position = Position(snapshot, player)
+        if seen is not None and not position.shown():
+            player = service.players.authenticate(request.environ.get("HTTP_AUTHORIZATION"))
+            position = Position(snapshot, player)
         if _not_modified(position.etag):
             return state_response(snapshot, player, None, watching, position)  # no view to build
         view = service.tournaments.view(snapshot, player)

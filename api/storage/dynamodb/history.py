@@ -105,8 +105,7 @@ class DynamoHistory:
         1 MB (128 read units each), which back to back would take one index partition to its
         limit (3,000 a second), so the refresh waits between pages instead."""
         shards = range(keys.ACTIVE_SHARDS) if part is None else [part]
-        for shard in shards:
-            partition = keys.active_key(shard)
+        for partition in (key for shard in shards for key in keys.active_keys(shard)):
             start: Any = None
             began, used = time.monotonic(), 0.0
             while True:

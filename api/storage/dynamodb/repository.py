@@ -37,6 +37,7 @@ from api.storage.dynamodb.queries import IndexQueries
 from api.storage.dynamodb.schema import MAX_BATCH_GET, MAX_TRANSACTION_ITEMS
 from api.storage.dynamodb.small_items import (
     clock_attributes,
+    clock_copy_request,
     clock_landed,
     clock_record,
     clock_request,
@@ -158,8 +159,11 @@ class DynamoRepository(Repository):
         item = self._table.get("get_lobby", keys.key_of(LobbyRecord, lobby_id))
         return None if item is None else lobby_record(LobbyItem.from_raw_data(item))
 
-    def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
-        item = self._table.get("get_tournament", keys.key_of(TournamentRecord, tournament_id))
+    def get_tournament(
+        self, tournament_id: str, *, consistent: bool = True
+    ) -> TournamentRecord | None:
+        pk = keys.key_of(TournamentRecord, tournament_id)
+        item = self._table.get("get_tournament", pk, consistent)
         return None if item is None else tournament_record(TournamentItem.from_raw_data(item))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
@@ -336,9 +340,22 @@ class DynamoRepository(Repository):
                     return counts(item, window)
         raise Unavailable(f"counter {key} changed under every attempt to count")
 
-    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
-        item = self._table.get("get_clock", keys.CLOCK, consistent)
+    def get_clock(self, *, consistent: bool = False, copy: int | None = None) -> ClockRecord | None:
+        key = keys.CLOCK if copy is None else keys.clock_copy_key(copy)
+        item = self._table.get("get_clock", key, consistent)
         return None if item is None else clock_record(item)
+
+    def put_clock_copy(self, copy: int, clock: ClockRecord) -> None:
+        key = keys.clock_copy_key(copy)
+        attrs = clock_attributes(clock, key)
+        self._observer.wrote("put_clock", key, attrs)  # billed, whatever the answer
+        try:
+            with translated():
+                self._conn.connection.dispatch(
+                    "PutItem", clock_copy_request(self._conn, key, attrs)
+                )
+        except Conflict:
+            pass  # the copy holds a beat as recent (another reader's, or ours retried)
 
     def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
         attrs = clock_attributes(new)

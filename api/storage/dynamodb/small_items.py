@@ -146,10 +146,20 @@ def clock_record(item: dict[str, Any]) -> ClockRecord:
     return ClockRecord(int(clock.beat_at), tuple((int(s), int(e)) for s, e in pairs))
 
 
-def clock_attributes(clock: ClockRecord) -> dict[str, Any]:
+def clock_attributes(clock: ClockRecord, key: str = keys.CLOCK) -> dict[str, Any]:
+    """The heartbeat's item (or, with `key`, one of its copies')."""
     outages = ",".join(f"{s}:{e}" for s, e in clock.outages)
-    attrs: dict[str, Any] = ClockItem(keys.CLOCK, beat_at=clock.at, outages=outages).serialize()
+    attrs: dict[str, Any] = ClockItem(key, beat_at=clock.at, outages=outages).serialize()
     return attrs
+
+
+def clock_copy_request(conn: TableConnection, key: str, attrs: dict[str, Any]) -> dict[str, Any]:
+    """A PutItem of a heartbeat's copy, only over an older beat (or none)."""
+    newer = ClockItem.key.does_not_exist() | (ClockItem.beat_at < int(attrs["at"]["N"]))
+    kwargs: dict[str, Any] = conn.get_operation_kwargs(
+        key, key="Item", attributes=attrs, condition=newer
+    )
+    return kwargs
 
 
 def clock_request(

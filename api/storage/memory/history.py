@@ -59,8 +59,7 @@ class MemoryHistory:
 
     def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
         parts = range(keys.ACTIVE_SHARDS) if part is None else [part]
-        for shard in parts:
-            key = keys.active_key(shard)
+        for key in (key for shard in parts for key in keys.active_keys(shard)):
             with self._lock:
                 listed = self._table.partition(keys.ACTIVE_INDEX, key)
             page = [r for r in listed if (r.stats.last_played or 0) >= since]

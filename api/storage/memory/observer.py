@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
+from api.storage import keys
 from api.storage.records import ClockRecord, Record
 from core.leaderboard import Board
 
@@ -50,9 +51,11 @@ class Observer(Protocol):
     def counted(self, subject: str) -> None:
         """A rate-limit count."""
 
-    def read_clock(self, clock: ClockRecord | None, *, consistent: bool) -> None: ...
+    def read_clock(
+        self, clock: ClockRecord | None, *, consistent: bool, key: str = keys.CLOCK
+    ) -> None: ...
 
-    def wrote_clock(self, clock: ClockRecord) -> None: ...
+    def wrote_clock(self, clock: ClockRecord, key: str = keys.CLOCK) -> None: ...
 
     def read_board(self, name: str, board: Board | None) -> None: ...
 

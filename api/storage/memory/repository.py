@@ -63,9 +63,13 @@ class InMemoryRepository(Repository):
         *,
         layout: Layout | None = None,
         meter: Meter | None = None,
+        stale_reads: bool = False,
     ) -> None:
         """`layout`: the index shards (as the adapter's settings); `meter`: what each call
-        would cost on DynamoDB, per key too if it has a tally (api/storage/metering/memory.py)."""
+        would cost on DynamoDB, per key too if it has a tally (api/storage/metering/memory.py);
+        `stale_reads`: an eventually consistent read of a tournament or a player finds the
+        version before the latest (DynamoDB's replication lag at its worst: tests of who reads
+        eventually)."""
         self.layout = layout or Layout()
         self.meter = meter
         self._observer: Observer | None = None
@@ -83,6 +87,9 @@ class InMemoryRepository(Repository):
         self._health: int | None = None  # the health item's stamp (probe)
         self._counters_kept = 50_000  # subjects kept before forgetting those not counted lately
         self._heartbeat: ClockRecord | None = None
+        self._clock_copies: dict[int, ClockRecord] = {}
+        self.stale_reads = stale_reads
+        self._before: dict[Key, Any] = {}  # each tournament's and player's version before
         self._history = MemoryHistory(self._table, self._observer)
 
     def copy(self) -> InMemoryRepository:
@@ -132,6 +139,10 @@ class InMemoryRepository(Repository):
 
     def get_player(self, player_id: str, *, consistent: bool = True) -> PlayerRecord | None:
         result: PlayerRecord | None = self._get(PlayerRecord, player_id, "get_player", consistent)
+        if result is not None and not consistent and self.stale_reads:
+            with self._lock:
+                before: PlayerRecord = self._before.get((PlayerRecord, player_id), result)
+                return before
         return result
 
     def get_players(self, player_ids: Sequence[str]) -> list[PlayerRecord]:
@@ -177,13 +188,17 @@ class InMemoryRepository(Repository):
         with self._lock:
             return self._with_contacts(record)
 
-    def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+    def get_tournament(
+        self, tournament_id: str, *, consistent: bool = True
+    ) -> TournamentRecord | None:
         record: TournamentRecord | None = self._get(
-            TournamentRecord, tournament_id, "get_tournament"
+            TournamentRecord, tournament_id, "get_tournament", consistent
         )
         if record is None:
             return None
         with self._lock:
+            if not consistent and self.stale_reads:
+                record = self._before.get((TournamentRecord, tournament_id), record)
             return evolve(record, contacts=dict(self._contacts.get(tournament_id, {})))
 
     def get_group(self, group_id: str) -> GroupRecord | None:
@@ -341,6 +356,10 @@ class InMemoryRepository(Repository):
                         self._contacts.pop(key[1], None)
                 else:
                     version = 1 if write.new else write.record.version + 1
+                    if key[0] in (TournamentRecord, PlayerRecord) and self.stale_reads:
+                        old = self._items.get(key)
+                        if old is not None:
+                            self._before[key] = old
                     self._table.set(key, replace(write.record, version=version))
             self._observe_commit(writes, before, applied=True)
 
@@ -393,12 +412,21 @@ class InMemoryRepository(Repository):
                 self._observer.counted(key)
         return found
 
-    def get_clock(self, *, consistent: bool = False) -> ClockRecord | None:
+    def get_clock(self, *, consistent: bool = False, copy: int | None = None) -> ClockRecord | None:
         with self._lock:
-            found = self._heartbeat
+            found = self._heartbeat if copy is None else self._clock_copies.get(copy)
         if self._observer is not None:
-            self._observer.read_clock(found, consistent=consistent)
+            key = keys.CLOCK if copy is None else keys.clock_copy_key(copy)
+            self._observer.read_clock(found, consistent=consistent, key=key)
         return found
+
+    def put_clock_copy(self, copy: int, clock: ClockRecord) -> None:
+        with self._lock:
+            held = self._clock_copies.get(copy)
+            if held is None or held.at < clock.at:
+                self._clock_copies[copy] = clock
+        if self._observer is not None:
+            self._observer.wrote_clock(clock, keys.clock_copy_key(copy))
 
     def put_clock(self, expected: ClockRecord | None, new: ClockRecord) -> bool:
         with self._lock:

@@ -7,6 +7,7 @@ the table and its indexes would carry.
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -68,7 +69,10 @@ class ItemImages:
             }
             with self._lock:
                 if len(self._cache) >= self._capacity:
-                    self._cache.clear()  # a simulation's working set is far smaller
+                    # The oldest tenth goes (insertion order): a large queue run's working set
+                    # comes near the capacity, and clearing it all made every image anew.
+                    for old in list(itertools.islice(self._cache, self._capacity // 10)):
+                        del self._cache[old]
                 self._cache[pk, record.version, due] = found
         return found
 
@@ -174,11 +178,13 @@ class FakeMeter:
     def counted(self, subject: str) -> None:
         self._small_write("count", keys.counter_key(subject), COUNTER_BYTES)
 
-    def read_clock(self, clock: ClockRecord | None, *, consistent: bool) -> None:
-        self._small_read("get_clock", keys.CLOCK, _clock_size(clock), consistent=consistent)
+    def read_clock(
+        self, clock: ClockRecord | None, *, consistent: bool, key: str = keys.CLOCK
+    ) -> None:
+        self._small_read("get_clock", key, _clock_size(clock), consistent=consistent)
 
-    def wrote_clock(self, clock: ClockRecord) -> None:
-        self._small_write("put_clock", keys.CLOCK, _clock_size(clock))
+    def wrote_clock(self, clock: ClockRecord, key: str = keys.CLOCK) -> None:
+        self._small_write("put_clock", key, _clock_size(clock))
 
     def read_board(self, name: str, board: Board | None) -> None:
         copy = random.randrange(COPIES)  # as the adapter: one copy at random
