@@ -2,23 +2,37 @@
 
 `lexicon(language, length)` builds the solver's index of one language's words of one length
 (core.solver.lexicon) once per process, on first use: house bots (D18) and the duel analysis
-(D19) need it, and a tournament without house bots never asks for it.
+(D19) need it, and a tournament without house bots never asks for it. It withholds the
+language's blocked words (`withheld`): the service never suggests or plays one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 import wordlists
+from core import blocked_words
+from core.duel import Word
 from core.solver.lexicon import Lexicon
 from core.words import WordSource
 
 
 @cache
 def lexicon(language: str, length: int) -> Lexicon:
+    accepted = wordlists.accepted_words(language, length)
     return Lexicon.from_lists(
-        wordlists.secret_words(language, length), wordlists.accepted_words(language, length)
+        wordlists.secret_words(language, length), accepted, withheld(language, accepted)
     )
+
+
+def withheld(language: str, words: Iterable[Word]) -> list[Word]:
+    """The words of `words` the service never suggests or plays (D18, D19): blocked words of
+    `language`'s list (R25's data, core.blocked_words.blocked_entry)."""
+    from api.service import names  # the service package imports this module
+
+    blocked, table = names.blocked(language), names.confusables()
+    return [w for w in words if blocked_words.blocked_entry("".join(w), blocked, table)]
 
 
 @cache

@@ -14,14 +14,18 @@ Options. The best word is the one with the smallest E among the words compared: 
 while there are at most 100 (else 100 of them), 100 of every accepted word (none once at most 3
 candidates are left, where a candidate is always best), and the played word; drawn from the
 tournament's seed and the duel, so the same duel always gets the same analysis (cacheable for
-good: an ended duel never changes).
+good: an ended duel never changes). Only words the service may offer are compared
+(`Lexicon.offers`: never a blocked word of the language, D19), so the best word, and the skill
+measured against it, is the best *offerable* word; `before` and `after` still count every
+candidate, blocked or not, and a blocked word a player played is scored like any other.
 
 Skill, how good the choice was against the best available, in expectation, on a log scale (each
 halving of the words left counts the same, and +1 keeps "none left" finite), with n = `before`:
 
     skill = 100 × ln((1 + n) / (1 + E(played))) / ln((1 + n) / (1 + E(best)))
 
-100 is the best word compared; 0 a word that tells nothing (E = n). Clamped to 0–100.
+100 is the best word compared; 0 a word that tells nothing (E = n). Clamped to 0–100 (a played
+blocked word may beat every word compared).
 
 Luck, how much better or worse the actual outcome a (= `after`) was than the played word's
 expectation, on the same scale: 50 when a equals E(played); 100 at the best outcome the word
@@ -51,7 +55,7 @@ from core.solver.board import Step, board_of, steps
 from core.solver.lexicon import Lexicon
 from core.solver.split import split
 
-VERSION = 1  # of the method: a cached analysis is kept only while it is the same
+VERSION = 2  # of the method: a cached analysis is kept only while it is the same
 
 
 @dataclass(frozen=True, slots=True)

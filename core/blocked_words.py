@@ -82,6 +82,32 @@ def blocked_words(lines: Iterable[str], table: Confusables) -> BlockedWords:
     return BlockedWords(**{kind: frozenset(keys) for kind, keys in groups.items()})
 
 
+# ---------------------------------------------------------------------------- dictionary words
+
+
+def blocked_entry(word: str, blocked: BlockedWords, table: Confusables) -> str | None:
+    """The blocked entry's key that one dictionary word is, or None: the word read as an entry is
+    (its own script, no leetspeak or look-alike readings: a dictionary word is spelt plainly),
+    matched as the entries say (`word`, `word*`, `*word`, `*word*`), so that "fucked" and "whores"
+    match, "dickens" and "cockle" do not. Stricter than a nickname's `blocked_word`, whose
+    look-alike readings would refuse ordinary words of other scripts (Russian жора as "zhopa")."""
+    plain = word.isascii() and word.isalpha() and word.islower()  # its own key: tens of
+    for key in {word} if plain else entry_keys(word, table):  # thousands of words a list
+        if key in blocked.whole:
+            return key
+        for i in range(1, len(key) + 1):
+            if key[:i] in blocked.start:
+                return key[:i]
+            if key[-i:] in blocked.end:
+                return key[-i:]
+        if blocked.anywhere:
+            for i in range(len(key)):
+                for j in range(i + 1, len(key) + 1):
+                    if key[i:j] in blocked.anywhere:
+                        return key[i:j]
+    return None
+
+
 # ---------------------------------------------------------------------------- a nickname's parts
 
 _SEPARATOR_RUN = re.compile(r"[ _.\-]+")

@@ -227,14 +227,14 @@ def _probe(
     hard style's best split of `pool` among a sample of accepted words; the others' a word that
     fits the green tiles, or else any accepted word."""
     if not skill.informed:
-        loose = _without(lex, _greens(lex, believed, rows) & ~pool, played)
+        loose = _without(lex, _greens(lex, believed, rows) & ~pool & lex.offered, played)
         if loose:
             return _any(lex, loose, rng)
     tries = min(lex.accepted_count, 2 * skill.compare if skill.informed else 8)
     options = [
         w
         for w in (lex.accepted_word(i) for i in rng.sample(range(lex.accepted_count), tries))
-        if w not in played and not _holds(lex, pool, w)
+        if w not in played and not _holds(lex, pool, w) and lex.offers(w)
     ]
     if not options:
         return None
@@ -255,7 +255,8 @@ def pick(
     """The word a bot of `skill` plays after the guessed `rows` of its board, believing the
     words of `believed` possible (`vocabulary`). `exclude`: words it must not play (already
     refused by the server, R13). `aim`: a house bot's chance to aim for the secret (see the
-    module docstring); None plays every turn at the skill's full strength."""
+    module docstring); None plays every turn at the skill's full strength. Never a word the
+    lexicon withholds (`Lexicon.offers`): a withheld secret is one a bot cannot find itself."""
     played = {w for w, _ in rows} | {tuple(w) for w in exclude}
     everything = (1 << len(lex.universe)) - 1
     left = believed
@@ -266,19 +267,24 @@ def pick(
         left = everything
         for word, marks in rows:
             left = consistent(lex, left, word, marks)
-    pool_bits = _without(lex, left, played)
+    pool_bits = _without(lex, left, played)  # what it believes possible …
+    playable = pool_bits & lex.offered  # … and may play (never a withheld word: Lexicon.offers)
     if aim is not None and pool_bits and rng.random() >= min(1.0, aim * pool_bits.bit_count()):
         probe = _probe(lex, skill, rows, believed, pool_bits, played, rng)
         if probe is not None:
             return probe
     if rows and rng.random() < skill.slip_chance:
-        loose = _without(lex, _greens(lex, believed, rows), played)
+        loose = _without(lex, _greens(lex, believed, rows) & lex.offered, played)
         if loose:
             return _any(lex, loose, rng)
-    if not pool_bits:
-        spare = _without(lex, everything, played)
+    if not playable:
+        if pool_bits:  # every word it believes possible is withheld: learn what it can
+            probe = _probe(lex, skill, rows, believed, pool_bits, played, rng)
+            if probe is not None:
+                return probe
+        spare = _without(lex, everything & lex.offered, played)
         return _any(lex, spare, rng) if spare else rows[0][0]
-    pool = members(pool_bits)
+    pool = members(playable)
     universe = lex.universe
     if len(pool) <= 2 or skill.compare <= 1:
         return universe[pool[0]] if skill.informed else universe[rng.choice(pool)]

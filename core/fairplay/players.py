@@ -163,7 +163,7 @@ def _judge(
     skill = 0
     if not opening and before >= JUDGED_FROM:
         compared = sb.options(lex, left, coach, (word,))
-        played = next(o.expected for o in compared if o.word == word)
+        played = sb.expected_of(lex, left, compared, word)
         best = compared[0].expected
         skill = skill_score(before, played, best)
     j = lex.bit.get(word)

@@ -51,6 +51,7 @@ SAFETY = 25  # the threshold's bound is this many times under the target
 # bound then holds for people twice as good as the stand-ins at finding the best word (the
 # bots are not people; `fairplay simulate` compares 1 and 2 on a person stronger than both).
 MARGIN = 2.0
+LEAST = 0.001  # the smallest share `references` gives
 CAREER = 20  # tournaments of a simulated person's career
 WITHIN = 5  # tournaments within which a solver client must be flagged
 
@@ -268,14 +269,17 @@ def references(
     margin: float = MARGIN,
 ) -> verdict.Thresholds:
     """`th` with the shares the verdict compares: `margin` times the people's highest (over the
-    pools of `people`, rounded up to a thousandth) and the solver's (rounded down)."""
+    pools of `people`, rounded up to a thousandth) and the solver's (rounded down). None of the
+    three shares (best, near, other) of either is below a thousandth, so the verdict's weights
+    stay finite even on a small run that saw none of a kind."""
     solver_best, solver_near = rates(solver)
+    near = max(LEAST, math.floor(1000 * solver_near) / 1000)
     return replace(
         th,
-        best_ref=math.ceil(1000 * margin * max(rates(p)[0] for p in people)) / 1000,
-        near_ref=math.ceil(1000 * margin * max(rates(p)[1] for p in people)) / 1000,
-        solver_best=math.floor(1000 * solver_best) / 1000,
-        solver_near=math.floor(1000 * solver_near) / 1000,
+        best_ref=max(LEAST, math.ceil(1000 * margin * max(rates(p)[0] for p in people)) / 1000),
+        near_ref=max(LEAST, math.ceil(1000 * margin * max(rates(p)[1] for p in people)) / 1000),
+        solver_best=max(LEAST, min(math.floor(1000 * solver_best) / 1000, 1 - LEAST - near)),
+        solver_near=near,
     )
 
 

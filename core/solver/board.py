@@ -6,8 +6,10 @@ the player could have played instead, the best of them, and the share of the inf
 needed that the row gained. The lists are large (up to tens of thousands of accepted words), so
 the options are a seeded sample: every candidate while there are few, else a sample of them,
 and a sample of every accepted word (a word that cannot be the secret may split the candidates
-better). The same seed gives the same options, so an analysis is reproducible. On the empty board (a
-first row) the sample is the same in every duel, so that its figures are computed once.
+better). Only words the service may offer are options (a blocked word is never the best, though
+it counts as a candidate and a player's blocked word is scored). The same seed gives the same
+options, so an analysis is reproducible. On the empty board (a first row) the sample is the same
+in every duel, so that its figures are computed once.
 """
 
 from __future__ import annotations
@@ -110,7 +112,8 @@ def options(
     lex: Lexicon, within: Bits, rng: random.Random, also: Sequence[Word] = ()
 ) -> tuple[Option, ...]:
     """The expected number left for a seeded sample of the words one could play on a board
-    whose candidates are `within` (plus the words `also`), best first."""
+    whose candidates are `within` (plus the words `also`), best first: only words the service
+    may offer (`Lexicon.offers`), though every word of `within` counts as a candidate."""
     if not within:
         return ()
     chosen: dict[Word, None] = {}
@@ -123,17 +126,29 @@ def options(
         pool = rng.sample(pool, CANDIDATE_OPTIONS)
     universe = lex.universe
     for j in pool:
-        chosen[universe[j]] = None
-    if len(pool) > PROBES_ABOVE:
+        if lex.offered >> j & 1:
+            chosen[universe[j]] = None
+    # A withheld candidate leaves the "a candidate is best" argument without its candidate.
+    if len(pool) > PROBES_ABOVE or len(chosen) < len(pool):
         count = lex.accepted_count
         picks = range(count) if count <= PROBE_OPTIONS else rng.sample(range(count), PROBE_OPTIONS)
         for i in picks:
-            chosen[lex.accepted_word(i)] = None
+            word = lex.accepted_word(i)
+            if lex.offers(word):
+                chosen[word] = None
     for w in also:
-        chosen[tuple(w)] = None
+        if lex.offers(tuple(w)):
+            chosen[tuple(w)] = None
     scored = [Option(w, expected_left(lex, within, w)) for w in chosen]
     scored.sort(key=lambda o: (o.expected, o.word))
     return tuple(scored)
+
+
+def expected_of(lex: Lexicon, within: Bits, compared: Sequence[Option], word: Word) -> float:
+    """`word`'s expected number left, from the options compared (`options` with `also=(word,)`)
+    or, for a word the service never offers (not among them), computed."""
+    found = next((o.expected for o in compared if o.word == word), None)
+    return expected_left(lex, within, word) if found is None else found
 
 
 def steps(lex: Lexicon, board: Sequence[BoardRow], rng: random.Random) -> tuple[Step, ...]:
@@ -147,7 +162,7 @@ def steps(lex: Lexicon, board: Sequence[BoardRow], rng: random.Random) -> tuple[
             continue
         word, marks = row
         compared = options(lex, left, rng, (word,))
-        played = next((o.expected for o in compared if o.word == word), None)
+        played = expected_of(lex, left, compared, word)
         after = consistent(lex, left, word, marks)
         out.append(Step(i, word, marks, left, after, compared, played))
         left = after

@@ -10,6 +10,11 @@ handful of ANDs on ints, done in C, instead of one feedback computation per word
 rare words a weaker bot may believe possible, `core.bots`): a set of candidates among the
 secrets alone is an int of at most S bits, so it stays small however large the language.
 
+`withheld` are accepted words the service never offers in its own name (the language's blocked
+words, core.blocked_words.blocked_entry): a person may play them, and they count as candidates
+like any word, but the coach never suggests one and a bot never plays one; `offered` is the
+universe without them, as a bitset, so that leaving them out costs one AND.
+
 Built once per language and length by the shell (the index takes a few milliseconds) and shared
 by every duel: it is immutable.
 """
@@ -44,6 +49,8 @@ class Lexicon:
     at: tuple[dict[str, Bits], ...]  # at[i][tile]: words with `tile` at position i
     least: dict[str, tuple[Bits, ...]]  # least[tile][k - 1]: words with at least k copies
     bit: dict[Word, int]  # a universe word's bit number
+    withheld: frozenset[Word]  # accepted words never offered (see the module docstring)
+    offered: Bits  # the universe's words not withheld
     # Memos, pure and so shared by every duel (a race between threads only repeats work):
     # the feedback classes of repeated tiles (core.solver.split) …
     memo: dict[tuple[str, tuple[int, ...]], tuple[tuple[str, Bits], ...]] = field(
@@ -54,8 +61,11 @@ class Lexicon:
     opening: dict[Word, float] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, secrets: Iterable[Word], others: Sequence[Word]) -> Lexicon:
-        """`others`: the accepted words that are not secrets (a word in both counts as a secret)."""
+    def build(
+        cls, secrets: Iterable[Word], others: Sequence[Word], withheld: Iterable[Word] = ()
+    ) -> Lexicon:
+        """`others`: the accepted words that are not secrets (a word in both counts as a secret);
+        `withheld`: the accepted words never offered."""
         secret_words = tuple(dict.fromkeys(tuple(w) for w in secrets))
         if not secret_words:
             raise ValueError("a lexicon needs at least one secret")
@@ -68,6 +78,7 @@ class Lexicon:
             w for w in (tuple(others[i]) for i in range(0, len(others), step)) if w not in known
         )
         universe = secret_words + rare
+        never = frozenset(tuple(w) for w in withheld)
         return cls(
             length=length,
             secrets=secret_words,
@@ -76,14 +87,18 @@ class Lexicon:
             at=tuple(_positions(universe, i) for i in range(length)),
             least=_copies(universe),
             bit={w: j for j, w in enumerate(universe)},
+            withheld=never,
+            offered=_pack((j for j, w in enumerate(universe) if w not in never), len(universe)),
         )
 
     @classmethod
-    def from_lists(cls, secrets: Sequence[Word], accepted: Sequence[Word]) -> Lexicon:
+    def from_lists(
+        cls, secrets: Sequence[Word], accepted: Sequence[Word], withheld: Iterable[Word] = ()
+    ) -> Lexicon:
         """From the secrets and every accepted word (secrets included), as `wordlists` lists
         them."""
         known = set(secrets)
-        return cls.build(secrets, [w for w in accepted if w not in known])
+        return cls.build(secrets, [w for w in accepted if w not in known], withheld)
 
     @property
     def all_secrets(self) -> Bits:
@@ -97,6 +112,10 @@ class Lexicon:
         """Accepted word number `i` of `accepted_count` (secrets first), for sampling."""
         s = len(self.secrets)
         return self.secrets[i] if i < s else tuple(self.others[i - s])
+
+    def offers(self, word: Word) -> bool:
+        """Whether the service may suggest or play `word` (see the module docstring)."""
+        return word not in self.withheld
 
     def has(self, tile: str) -> Bits:
         copies = self.least.get(tile)

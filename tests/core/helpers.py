@@ -82,20 +82,11 @@ WORDS = FakeWords().source
 
 @functools.cache
 def real_words(language: str) -> WordSource:
-    """A language's real lists (D12), as the shell passes them, with the solver's lexicons."""
-    import wordlists
+    """A language's real lists (D12), as the shell passes them, with the solver's lexicons (the
+    shell's own: api.words, blocked words withheld)."""
+    from api import words
 
-    @functools.cache
-    def lexicon(length: int) -> Lexicon:
-        return Lexicon.from_lists(
-            wordlists.secret_words(language, length), wordlists.accepted_words(language, length)
-        )
-
-    return WordSource(
-        accepts=lambda w: wordlists.is_accepted(language, w),
-        draw=lambda n, rng, exclude: wordlists.draw_secret(language, n, rng, exclude),
-        lexicon=lexicon,
-    )
+    return words.word_source(language)
 
 
 def wrong_guess(secret: Word, i: int = 0) -> Word:
