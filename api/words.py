@@ -31,8 +31,9 @@ def withheld(language: str, words: Iterable[Word]) -> list[Word]:
     `language`'s list (R25's data, core.blocked_words.blocked_entry)."""
     from api.service import names  # the service package imports this module
 
-    blocked, table = names.blocked(language), names.confusables()
-    return [w for w in words if blocked_words.blocked_entry("".join(w), blocked, table)]
+    by_text = {"".join(w): w for w in words}
+    blocked = blocked_words.blocked_entries(by_text, names.blocked(language), names.confusables())
+    return [by_text[text] for text in blocked]
 
 
 @cache

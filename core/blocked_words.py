@@ -8,6 +8,9 @@ letter, in Cyrillic (Latin look-alikes read as Cyrillic, Ukrainian, Kazakh and U
 folded). An entry in Cyrillic also blocks its Latin spellings ("хуй" → hui, huj, xuy…), as
 whole words only: short Cyrillic roots start many innocent Latin names (хуе* is Huelva, Huerta,
 Hue). A Latin spelling worth matching more widely is an entry of its own ("blyat*").
+
+The same lists name the dictionary words the service never suggests or plays in its own name
+(D18, D19: `blocked_entry`, `blocked_entries`), read as plainly as entries are.
 """
 
 from __future__ import annotations
@@ -91,20 +94,84 @@ def blocked_entry(word: str, blocked: BlockedWords, table: Confusables) -> str |
     matched as the entries say (`word`, `word*`, `*word`, `*word*`), so that "fucked" and "whores"
     match, "dickens" and "cockle" do not. Stricter than a nickname's `blocked_word`, whose
     look-alike readings would refuse ordinary words of other scripts (Russian жора as "zhopa")."""
-    plain = word.isascii() and word.isalpha() and word.islower()  # its own key: tens of
-    for key in {word} if plain else entry_keys(word, table):  # thousands of words a list
-        if key in blocked.whole:
-            return key
-        for i in range(1, len(key) + 1):
-            if key[:i] in blocked.start:
-                return key[:i]
-            if key[-i:] in blocked.end:
-                return key[-i:]
-        if blocked.anywhere:
-            for i in range(len(key)):
-                for j in range(i + 1, len(key) + 1):
-                    if key[i:j] in blocked.anywhere:
-                        return key[i:j]
+    sizes = _sizes(blocked)
+    for key in entry_keys(word, table):
+        found = _entry_in(key, blocked, sizes)
+        if found is not None:
+            return found
+    return None
+
+
+def blocked_entries(words: Iterable[str], blocked: BlockedWords, table: Confusables) -> list[str]:
+    """The words of a word list that `blocked_entry` blocks, fast enough for 60,000 words: a
+    word of letters alone (no combining marks) is read letter by letter, each letter once."""
+    letters: dict[str, _Letter | None] = {}
+    sizes = _sizes(blocked)
+    out = []
+    for word in words:
+        if word.isascii() and word.isalpha() and word.islower():
+            keys: Iterable[str] = (word,)
+        else:
+            key = _letter_key(word, table, letters)
+            keys = entry_keys(word, table) if key is None else (key,)
+        if any(_entry_in(k, blocked, sizes) is not None for k in keys):
+            out.append(word)
+    return out
+
+
+_Letter = tuple[bool, str | None, str]  # Cyrillic?, its Latin key (None: not one), Cyrillic key
+
+
+def _letter(c: str, table: Confusables) -> _Letter | None:
+    """A letter's keys in either script, or None where a word must be read whole."""
+    if c == "I" or unicodedata.combining(c):  # a capital I may read "l"; marks combine
+        return None
+    latin = latin_keys(c, table, loose=False) or {""}
+    return is_cyrillic(c), next(iter(latin)) if len(latin) == 1 else None, cyrillic_entry_key(c)
+
+
+def _letter_key(word: str, table: Confusables, letters: dict[str, _Letter | None]) -> str | None:
+    """`word`'s one entry key (`entry_keys`), read letter by letter; None: read it whole."""
+    found = []
+    for c in word:
+        if c not in letters:
+            letters[c] = _letter(c, table)
+        got = letters[c]
+        if got is None:
+            return None
+        found.append(got)
+    if any(cyrillic for cyrillic, _, _ in found):
+        return "".join(k for _, _, k in found) or None
+    parts = [k for _, k, _ in found]
+    return None if None in parts else "".join(p for p in parts if p is not None) or None
+
+
+Sizes = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _sizes(blocked: BlockedWords) -> Sizes:
+    """The lengths of the `start`, `end` and `anywhere` keys: the only slices worth looking up."""
+
+    def lengths(keys: frozenset[str]) -> tuple[int, ...]:
+        return tuple(sorted({len(k) for k in keys}))
+
+    return lengths(blocked.start), lengths(blocked.end), lengths(blocked.anywhere)
+
+
+def _entry_in(key: str, blocked: BlockedWords, sizes: Sizes) -> str | None:
+    if key in blocked.whole:
+        return key
+    starts, ends, anywhere = sizes
+    for n in starts:
+        if key[:n] in blocked.start:
+            return key[:n]
+    for n in ends:
+        if n <= len(key) and key[-n:] in blocked.end:
+            return key[-n:]
+    for n in anywhere:
+        for i in range(len(key) - n + 1):
+            if key[i : i + n] in blocked.anywhere:
+                return key[i : i + n]
     return None
 
 

@@ -13,7 +13,7 @@ import wordlists
 from api import words
 from api.service import names
 from core import analysis, bots
-from core.blocked_words import blocked_entry, blocked_word
+from core.blocked_words import blocked_entries, blocked_entry, blocked_word
 from core.duel import Duel, Turn, Word
 from core.feedback import score
 from core.solver import board as sb
@@ -50,6 +50,17 @@ def test_r25_a_dictionary_word_is_blocked_as_the_entries_say_without_nickname_re
     assert blocked_word("жора", names.blocked("ru"), names.confusables()) is not None
     assert not _blocked("жора", "ru")
     assert _blocked("сука", "ru") and _blocked("kurwa", "pl")
+
+
+def test_d18_d19_a_whole_list_is_read_as_each_of_its_words_would_be() -> None:
+    # Letter by letter (blocked_entries) as whole (blocked_entry), in the scripts and marks that
+    # make readings differ: Polish and German letters, Uzbek apostrophes, Cyrillic.
+    for language in ("pl", "de", "uz", "uk", "kk"):
+        table, listed = names.confusables(), names.blocked(language)
+        for length in wordlists.LENGTHS:
+            texts = ["".join(w) for w in wordlists.accepted_words(language, length)]
+            fast = blocked_entries(texts, listed, table)
+            assert fast == [t for t in texts if blocked_entry(t, listed, table) is not None]
 
 
 def test_d18_d19_the_shells_lexicon_withholds_exactly_the_blocked_accepted_words() -> None:
