@@ -56,7 +56,8 @@ ANALYSIS_SCHEMAS: JSON = {
                 **_NULLABLE_TILES,
                 "description": "The best word found (the smallest expected number left among "
                 "those compared: every candidate up to 100, else 100 of them, 100 of every "
-                "accepted word, and the played word); null if skipped.",
+                "accepted word, and the played word), never a blocked word of the language "
+                "(R25's list: the coach does not suggest one); null if skipped.",
             },
             "best_expected": {
                 **_EXPECTED,
