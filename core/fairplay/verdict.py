@@ -44,10 +44,10 @@ class Thresholds:
     min_rows: int = 5  # judged rows in a window before anything is said of it
     # people's shares of best words on judged rows, and of near-best words that are not the
     # best (twice the strongest stand-in's: core.fairplay.simulation.MARGIN)
-    best_ref: float = 0.053
-    near_ref: float = 0.165
-    solver_best: float = 0.885  # a solver client's
-    solver_near: float = 0.099
+    best_ref: float = 0.046
+    near_ref: float = 0.142
+    solver_best: float = 0.9  # a solver client's
+    solver_near: float = 0.088
     evidence: float = 5.0  # log10 of the likelihood ratio that flags
     min_timed: int = 20
     mechanical_spread: float = 0.15
