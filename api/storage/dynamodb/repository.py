@@ -11,7 +11,7 @@ each call would cost, per key of the table and of each index (api/storage/meteri
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pynamodb.expressions.operand import Path
@@ -57,17 +57,15 @@ from api.storage.dynamodb.writes import (
     operation,
     written_by,
 )
+from api.storage.forwarding import ForwardsHistory
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
-    HistoryRecord,
     LobbyRecord,
     PlayerRecord,
-    StatsRecord,
     TournamentRecord,
 )
 from api.storage.repository import LOBBIES_PER_BAND, Conflict, Repository, Unavailable, Write
-from core.leaderboard import Board, Entry
 
 if TYPE_CHECKING:
     from api.storage.metering.meter import Meter
@@ -75,7 +73,7 @@ if TYPE_CHECKING:
 COUNT_ATTEMPTS = 4  # a counter rebuilt by others under every attempt gives up (Unavailable)
 
 
-class DynamoRepository(Repository):
+class DynamoRepository(ForwardsHistory, Repository):
     def __init__(
         self,
         settings: Settings,
@@ -280,34 +278,7 @@ class DynamoRepository(Repository):
 
     # ------------------------------------------------------------------ history, leaderboards
 
-    def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
-        return self._history.get_stats(player_ids)
-
-    def history(
-        self, player_id: str, limit: int, after: tuple[int, str] | None = None
-    ) -> list[HistoryRecord]:
-        return self._history.history(player_id, limit, after)
-
-    def fair_play_reviews(self) -> Iterator[StatsRecord]:
-        return self._history.fair_play_reviews()
-
-    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
-        return self._history.active_players(since, part)
-
-    def get_board(self, name: str) -> Board | None:
-        return self._history.get_board(name)
-
-    def save_board(self, board: Board) -> None:
-        self._history.save_board(board)
-
-    def get_parts(self) -> dict[int, dict[str, Board]]:
-        return self._history.get_parts()
-
-    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
-        self._history.save_part(part, boards)
-
-    def claim_refresh(self, now: int, every_ms: int) -> bool:
-        return self._history.claim_refresh(now, every_ms)
+    # get_stats … claim_refresh: ForwardsHistory (api/storage/forwarding.py)
 
     # ------------------------------------------------------------------ counters, heartbeat
 

@@ -14,12 +14,13 @@ wall clock). Reads by key are always current, as DynamoDB's strongly consistent 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from api.storage import keys
 from api.storage.counter_windows import kept, updatable
+from api.storage.forwarding import ForwardsHistory
 from api.storage.layout import Layout
 from api.storage.memory.history import MemoryHistory
 from api.storage.memory.items import Items, Key
@@ -27,11 +28,9 @@ from api.storage.memory.observer import Image, Observer
 from api.storage.records import (
     ClockRecord,
     GroupRecord,
-    HistoryRecord,
     LobbyRecord,
     PlayerRecord,
     Record,
-    StatsRecord,
     TournamentRecord,
 )
 from api.storage.repository import (
@@ -44,7 +43,6 @@ from api.storage.repository import (
     due_page_limit,
 )
 from core.evolve import evolve
-from core.leaderboard import Board, Entry
 from core.lobby import heard_from
 
 if TYPE_CHECKING:
@@ -55,7 +53,7 @@ def _key(record: Record) -> Key:
     return type(record), record.id
 
 
-class InMemoryRepository(Repository):
+class InMemoryRepository(ForwardsHistory, Repository):
     def __init__(
         self,
         index_lag_ms: int = 0,
@@ -439,31 +437,4 @@ class InMemoryRepository(Repository):
 
     # ------------------------------------------------------------------ history, leaderboards
 
-    def get_stats(self, player_ids: Sequence[str]) -> list[StatsRecord]:
-        return self._history.get_stats(player_ids)
-
-    def history(
-        self, player_id: str, limit: int, after: tuple[int, str] | None = None
-    ) -> list[HistoryRecord]:
-        return self._history.history(player_id, limit, after)
-
-    def fair_play_reviews(self) -> Iterator[StatsRecord]:
-        return self._history.fair_play_reviews()
-
-    def active_players(self, since: int, part: int | None = None) -> Iterator[Entry]:
-        return self._history.active_players(since, part)
-
-    def get_board(self, name: str) -> Board | None:
-        return self._history.get_board(name)
-
-    def save_board(self, board: Board) -> None:
-        self._history.save_board(board)
-
-    def get_parts(self) -> dict[int, dict[str, Board]]:
-        return self._history.get_parts()
-
-    def save_part(self, part: int, boards: Mapping[str, Board]) -> None:
-        self._history.save_part(part, boards)
-
-    def claim_refresh(self, now: int, every_ms: int) -> bool:
-        return self._history.claim_refresh(now, every_ms)
+    # get_stats … claim_refresh: ForwardsHistory (api/storage/forwarding.py)
