@@ -270,6 +270,7 @@ def test_importing_the_entry_point_is_cheap() -> None:
         "parts": [
             "counter_windows",
             "dynamodb",
+            "forwarding",
             "keys",
             "layout",
             "metering",
