@@ -47,6 +47,7 @@ PACE_SHARE = 0.5
 # The end of a round is one event that every waiting player must see, so an early one makes
 # them all late together: waiting for the round keeps a wider margin.
 ROUND_SHARE = 0.4
+ROUND_EVERY_MS = EVERY_MS  # and as often: the round's end must be seen at once (R2)
 PACE_TURNS = 8
 TWO_DUELS_MS = 4_000  # two duels left: the round needs both to end
 DUELS_MS = 6_000  # three or more left
@@ -145,7 +146,7 @@ def _in_duels(t: Tournament, viewer: Viewer, now: int) -> int:
     elif len(live) == 1:
         # Any guess of the last duel may end the round, and the next intro (R2) shows this
         # player's next duel: they must see it from its start.
-        wait = _until_answered(t, live[0], now, ROUND_SHARE)
+        wait = _until_answered(t, live[0], now, ROUND_SHARE, ROUND_EVERY_MS)
     elif len(live) == 2:  # the round needs both to end
         wait = TWO_DUELS_MS
     else:
@@ -194,13 +195,15 @@ def _house_move(t: Tournament, duel: Duel, now: int) -> int | None:
     return _after_deadline(duel, now) if at is None else max(0, at - now) + MARGIN_MS
 
 
-def _until_answered(t: Tournament, duel: Duel, now: int, share: float | None = None) -> int:
+def _until_answered(
+    t: Tournament, duel: Duel, now: int, share: float | None = None, every: int | None = None
+) -> int:
     """Until the player to play may have answered: nothing in the quiet start of the turn,
-    then every `EVERY_MS`, and never later than just after the turn's deadline (a skip, R11,
-    passes the turn on). A house bot's move has a known time: just after it."""
+    then every `every` (`EVERY_MS`), and never later than just after the turn's deadline (a
+    skip, R11, passes the turn on). A house bot's move has a known time: just after it."""
     known = _house_move(t, duel, now)
     if known is not None:
         return known
     quiet_until = duel.turn_started_at + quiet_ms(t, duel.to_play, share)
-    wait = quiet_until - now if now < quiet_until else EVERY_MS
+    wait = quiet_until - now if now < quiet_until else (EVERY_MS if every is None else every)
     return min(wait, _after_deadline(duel, now))

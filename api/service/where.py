@@ -15,6 +15,8 @@ from typing import Any
 from api.storage.records import PlayerRecord
 from core.tournament_state import Tournament
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))  # one encoder: json.dumps makes one a call
+
 
 def where(player: PlayerRecord, t: Tournament | None = None) -> dict[str, Any]:
     """`player`'s position; with `t`, the tournament this request just read (and perhaps
@@ -34,7 +36,7 @@ def where(player: PlayerRecord, t: Tournament | None = None) -> dict[str, Any]:
 
 def header(place: dict[str, Any]) -> str:
     """The `Where` response header: the same object as compact JSON (ids are ASCII)."""
-    return json.dumps(place, separators=(",", ":"))
+    return _COMPACT.encode(place)
 
 
 def fingerprint(header_text: str) -> str:

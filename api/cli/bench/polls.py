@@ -29,6 +29,7 @@ import wordlists
 from api import bootstrap
 from api.bots.brain import DuelBrain
 from api.bots.client import GUESSES, STATE, board_rows, lexicon, to_play
+from api.cli.bench import poll_what_if as what_if
 from api.config import Settings
 from api.http import logs
 from api.http.app import create_app
@@ -97,6 +98,12 @@ def register(bench: Any) -> None:
     )
     p.add_argument(
         "--units", type=Path, help="a load test's loadtest.json: per-request units from it"
+    )
+    p.add_argument(
+        "--what-if",
+        action="store_true",
+        help="the same tournaments under variants of the advice and prices the service does "
+        "not use: what a larger saving would take from players (api/cli/bench/poll_what_if.py)",
     )
     p.set_defaults(handler=run)
 
@@ -295,11 +302,18 @@ def run(args: argparse.Namespace) -> int:
     skills = [PEOPLE] * len(SKILL_MIX) if args.people else SKILL_MIX
     units = Units.from_loadtest(json.loads(args.units.read_text())) if args.units else Units()
     rtts = round_trips(args.rtt_ms)
+    if args.what_if:
+        print(
+            f"{args.tournaments} tournaments a variant, round trip {rtts[0]} ms, players "
+            f"thinking like {'people' if args.people else 'the bots'}"
+        )
+        what_if.table(
+            lambda: _played(args, timing, rtts[0], skills), lambda t, p: summary(t, p, units)
+        )
+        return 0
     rows = []
     for rtt in rtts:
-        tally = Tally()
-        for n in range(args.tournaments):
-            play(args.seed * 1000 + n, timing, rtt, tally, skills)
+        tally = _played(args, timing, rtt, skills)
         rows.append((rtt, tally))
         if len(rtts) > 1:
             print(f"== round trip {rtt} ms")
@@ -317,6 +331,26 @@ def run(args: argparse.Namespace) -> int:
                 f"{naive / measured:5.2f}×"
             )
     return 0
+
+
+def _played(args: argparse.Namespace, timing: Timing, rtt: int, skills: Sequence[Skill]) -> Tally:
+    tally = Tally()
+    for n in range(args.tournaments):
+        play(args.seed * 1000 + n, timing, rtt, tally, skills)
+    return tally
+
+
+def summary(tally: Tally, prices: PriceModel, units: Units) -> dict[str, Any]:
+    """The figures of a tally that the --what-if table compares."""
+    measured, naive = cost_ratio(tally, prices, units)
+    return {
+        "polls_per_minute": sum(tally.polls.values()) / (tally.active_ms / 60_000),
+        "staleness_p95": percentile(tally.staleness, 95),
+        "staleness_late": late_share(tally.staleness),
+        "new_round_p95": percentile(tally.notice, 95),
+        "new_round_late": late_share(tally.notice),
+        "ratio": naive / measured,
+    }
 
 
 def report(args: argparse.Namespace, rtt: int, tally: Tally, units: Units) -> None:
