@@ -79,11 +79,11 @@ class Players:
         any case, RFC 7235), or 401.
 
         The read is strongly consistent: a token rotated or signed out a moment ago fails at
-        once. With `consistent=False` (a state poll that names the state it was shown, issue
-        25) it is first eventually consistent, for half a read unit, and strong only when that
-        finds no player holding the token: a new player or a token rotated a moment ago works
-        at once, and an old token may still poll for as long as a replica lags behind its
-        rotation or sign-out (docs/decisions.md, "Reading the token's player").
+        once. With `consistent=False` (a state poll that names the state it was shown) it is
+        first eventually consistent, for half a read unit, and strong only when that finds no
+        player holding the token: a new player or a token rotated a moment ago works at once,
+        and an old token may still poll for as long as a replica lags behind its rotation or
+        sign-out (docs/decisions.md, "Reading the token's player").
         """
         scheme, _, token = (header or "").strip().partition(" ")
         if scheme.lower() != "bearer":
