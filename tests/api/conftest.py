@@ -26,6 +26,7 @@ from api.storage.repository import Repository
 from core.timing import Timing
 from tests.api.clock import FakeClock
 from tests.api.game import Game
+from tests.api.house_bots import bot_settings
 from tests.conftest import MakeTable
 
 # Short game timers (the clock is fake anyway: nothing ever sleeps).
@@ -60,7 +61,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def settings() -> Settings:
     """People only: these tests wait in lobbies as long as they like. House bots (D18, on by
-    default) are tests/api/test_house_bots.py's."""
+    default) are tests/api/test_house_bots_*.py's (`bgame`, below)."""
     return Settings(timing=TIMING, house_bots=False)
 
 
@@ -117,6 +118,17 @@ def service(app: Flask) -> Service:
 @pytest.fixture
 def game(client: FlaskClient, clock: FakeClock, repo: Repository) -> Game:
     return Game(client, clock, repo)
+
+
+# House bots on (D18) at the real timers, for tests/api/test_house_bots_*.py.
+@pytest.fixture
+def bots_app(make_app: Callable[..., Flask], repo: Repository) -> Flask:
+    return make_app(repo, settings=bot_settings())
+
+
+@pytest.fixture
+def bgame(bots_app: Flask, clock: FakeClock, repo: Repository) -> Game:
+    return Game(bots_app.test_client(), clock, repo)
 
 
 def game_for(app: Flask, clock: FakeClock, repo: Repository, **kw: Any) -> Game:

@@ -1,6 +1,6 @@
 """Bots finish whole tournaments through the public HTTP API, in each of the 13 languages (R23),
 and only the holder of the bot key may create them. (House bots, D18, are the service's own:
-tests/api/test_house_bots.py.)"""
+tests/api/test_house_bots_*.py.)"""
 
 from __future__ import annotations
 

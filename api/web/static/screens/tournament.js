@@ -2,6 +2,8 @@
 //
 // The views are modules of their own (screens/tournament/): the intro, the player's duel, the
 // lively wait with its featured duel, the player who is out, the results and the whole story.
+// What they ask of this screen and what they do through it are its base classes there
+// (screen-facts.js, screen-actions.js).
 // This screen polls the state as the server advises (Poll-Interval, counted from the answer's
 // arrival, with ?watch= for the featured duel), keeps time between polls (an intro ends and a
 // turn runs out by the clock, docs/client.md), fetches the history when a round ends, and draws.
@@ -9,20 +11,21 @@
 import * as api from "../api.js";
 import * as clock from "../clock.js";
 import { h, replace, toast } from "../dom.js";
-import { closeDialog, confirmDialog } from "../components/confirm.js";
+import { closeDialog } from "../components/confirm.js";
 import { closeCoach } from "../components/coach.js";
 import { tournamentPath } from "../paths.js";
-import { Poller, chooseLanguage, language, store } from "../state.js";
+import { Poller } from "../state.js";
 import { t } from "../strings.js";
 import { errorText, paletteButton } from "./common.js";
 import { DuelView } from "./tournament/duel.js";
-import { FeaturedView, Spotlight } from "./tournament/featured.js";
+import { Spotlight } from "./tournament/featured.js";
 import { fitNames } from "../components/names.js";
 import { renderIntro } from "./tournament/intro.js";
 import { narrate } from "./tournament/narrate.js";
 import { renderLives } from "./tournament/lives.js";
-import { openAnalysis, runClocks } from "./tournament/parts.js";
-import { StoryData, compact } from "./tournament/story-data.js";
+import { runClocks } from "./tournament/parts.js";
+import { ScreenActions } from "./tournament/screen-actions.js";
+import { StoryData } from "./tournament/story-data.js";
 import { renderResults } from "./tournament/results.js";
 import { renderStory } from "./tournament/story.js";
 import { renderOut, renderWaiting } from "./tournament/wait.js";
@@ -43,8 +46,9 @@ export async function mount(root, params, { go }) {
   return { unmount: () => screen.destroy(), update: (next) => screen.setView(next.view) };
 }
 
-class TournamentScreen {
+class TournamentScreen extends ScreenActions {
   constructor(root, params, go) {
+    super();
     this.root = root;
     this.tid = params.id;
     this.view = params.view || null;
@@ -109,68 +113,6 @@ class TournamentScreen {
     closeDialog();
     closeCoach();
     delete document.body.dataset.view;
-  }
-
-  // ---------------------------------------------------------------- what views ask for
-
-  get you() {
-    return this.state.you;
-  }
-
-  now() {
-    return clock.now();
-  }
-
-  lang() {
-    return language(this.state.language);
-  }
-
-  me() {
-    return this.player(this.state.you);
-  }
-
-  player(id) {
-    return this.state.players.find((p) => p.id === id);
-  }
-
-  isOut(p) {
-    return Boolean(p) && (p.status === "out" || p.status === "left");
-  }
-
-  stillIn() {
-    return Boolean(this.state) && this.state.phase !== "finished" && Boolean(this.me()) && !this.isOut(this.me());
-  }
-
-  inGroup() {
-    const where = store.where || store.me || {};
-    return Boolean(where.group_id);
-  }
-
-  // R10 as a function of time: the player's turn runs from the duel's start to its deadline.
-  yourTurn(duel) {
-    if (!duel || duel.result || duel.to_play !== this.you) return false;
-    const now = this.now();
-    return now >= duel.starts_at && (duel.deadline === null || now < duel.deadline);
-  }
-
-  compact(duel) {
-    return compact(duel);
-  }
-
-  get history() {
-    return this.story.history;
-  }
-
-  lastDuel(n) {
-    return this.story.lastDuel(n, this.you);
-  }
-
-  historyRound(n) {
-    return this.story.round(n);
-  }
-
-  loadHistory() {
-    return this.story.load();
   }
 
   // ---------------------------------------------------------------- the state
@@ -309,102 +251,6 @@ class TournamentScreen {
 
   renderLives() {
     renderLives(this, this.lives);
-  }
-
-  // ---------------------------------------------------------------- actions
-
-  async onHeadButton() {
-    if (!this.stillIn()) {
-      this.go("");
-      return;
-    }
-    const yes = await confirmDialog({
-      id: "leave-dialog",
-      title: t("t.leave.title"),
-      text: t("t.leave.confirm"),
-      yes: t("t.leave"),
-      no: t("t.leave.no"),
-    });
-    if (!yes || !this.stillIn()) return;
-    try {
-      const sentAt = Date.now();
-      this.acceptAnswer(await api.post(`/v1/tournaments/${encodeURIComponent(this.tid)}/leave`), sentAt);
-    } catch (err) {
-      toast(errorText(err), "error");
-    }
-  }
-
-  // ---------------------------------------------------------------- the featured duel
-
-  // The duel shown full size in the lively wait, and its view (kept while it is the same duel).
-  featured() {
-    const id = this.featuredId();
-    if (!id) {
-      this.featuredView = null;
-      return null;
-    }
-    if (!this.featuredView || this.featuredView.id !== id) this.featuredView = new FeaturedView(this, id);
-    return this.featuredView.render();
-  }
-
-  featuredId() {
-    return this.spotlight.update(this.state);
-  }
-
-  // The duel the next poll asks the server's advice for (?watch=): the featured one while the
-  // player waits or watches, none in their own duel or an intro.
-  watchId() {
-    if (!this.state || !["waiting", "out"].includes(this.mode)) return null;
-    return this.spotlight.watchId(this.state);
-  }
-
-  // A preview pressed: that duel full size (pressed again: back to the closest race).
-  pin(duelId) {
-    const duel = this.state.duels.find((d) => d.id === duelId);
-    if (!duel) return;
-    const wasPinned = this.spotlight.pinned && this.spotlight.id === duelId;
-    if (wasPinned) this.spotlight.unpin();
-    else this.spotlight.pin(duel);
-    this.render();
-    if (!wasPinned) {
-      this.pollSoon(); // the advice follows the pinned duel, as watching a duel always did
-      document.getElementById("featured")?.scrollIntoView({ block: "nearest" });
-    }
-  }
-
-  unpin() {
-    this.spotlight.unpin();
-    this.render();
-  }
-
-  // D19: an ended duel's analysis (the story's and the results' buttons exist only for ended duels).
-  openCoach(duel, opener) {
-    openAnalysis(this, { tid: this.tid, players: this.state.players, lang: this.state.language }, duel, opener);
-  }
-
-  openStory() {
-    this.go(tournamentPath(this.tid, "story"));
-  }
-
-  closeStory() {
-    this.go(tournamentPath(this.tid));
-  }
-
-  setView(view) {
-    this.view = view || null;
-    if (this.view === "story") this.loadHistory();
-    this.render();
-    window.scrollTo(0, 0);
-  }
-
-  async playAgain() {
-    try {
-      chooseLanguage(this.state.language);
-      await api.post("/v1/queue", { language: this.state.language });
-      this.go("lobby");
-    } catch (err) {
-      toast(errorText(err), "error");
-    }
   }
 
   // ---------------------------------------------------------------- time between polls
