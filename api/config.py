@@ -94,6 +94,9 @@ class Settings:
     # Bots that play through the API (the load harness's players): POST /v1/players
     # {"bot": true} needs this as X-Bot-Key; none by default, so a deployment refuses them.
     bot_key: str | None = None
+    # The key of the poll passes in state ETags (api/service/poll_passes.py), the same on every
+    # instance of a deployment; None: each process draws its own.
+    poll_pass_key: str | None = field(default=None, repr=False)
     # How often the sweep runs where this process schedules it (`make run`: scheduler/loop.py).
     # A deployment's schedule is infra's rate(1 minute), which this default describes.
     sweep_ms: int = 60_000
@@ -152,6 +155,8 @@ class Settings:
             found.append(f"WT_SWEEP_SECONDS must be at least {MIN_SWEEP_MS / 1000:g}")
         if t.intro_ms > MAX_INTRO_MS:
             found.append(f"WT_INTRO_SECONDS must be at most {MAX_INTRO_MS / 1000:g} (R2)")
+        if self.poll_pass_key is not None and len(self.poll_pass_key) < 32:
+            found.append("WT_POLL_PASS_KEY must be at least 32 characters (a random secret)")
         return found
 
     @classmethod
@@ -178,6 +183,7 @@ class Settings:
             house_bots=env.get("WT_HOUSE_BOTS", "1") != "0",
             bot_fill_ms=_seconds(env, "WT_BOT_FILL_SECONDS", 15),
             bot_key=env.get("WT_BOT_KEY") or None,
+            poll_pass_key=env.get("WT_POLL_PASS_KEY") or None,
             sweep_ms=_seconds(env, "WT_SWEEP_SECONDS", 60),
             layout=Layout.from_env(env),
         )

@@ -15,9 +15,16 @@ def etags(header: str) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",")}
 
 
+def _state_tags() -> list[list[str]]:
+    """The state ETags the request's If-None-Match names, each as its parts: version, phase,
+    Where fingerprint and, when it carries one, its poll pass (api/service/poll_passes.py)."""
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    return [parts for tag in etags(wanted) if 3 <= len(parts := tag.strip('"').split(".")) <= 4]
+
+
 def seen_version() -> int | None:
     """The newest tournament version the request's If-None-Match names (a state's ETag is
-    `"<version>.<phase>.<where>"`), or None: what the client has already been shown."""
+    `"<version>.<phase>.<where>[.<pass>]"`), or None: what the client has already been shown."""
     wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
     found = [
         int(head)
@@ -28,10 +35,24 @@ def seen_version() -> int | None:
 
 
 def seen_places() -> set[str]:
-    """The positions (the Where fingerprint, a state ETag's last part) the request's
+    """The positions (the Where fingerprint, a state ETag's third part) the request's
     If-None-Match names: where the client was last shown to be."""
+    return {parts[2] for parts in _state_tags()}
+
+
+def named_passes() -> list[tuple[str, str]]:
+    """The state ETags of the If-None-Match that carry a poll pass, each as its ETag without
+    the pass (`"<version>.<phase>.<where>"`) and the pass."""
+    return [(f'"{".".join(parts[:3])}"', parts[3]) for parts in _state_tags() if len(parts) == 4]
+
+
+def names_state(etag: str) -> bool:
+    """Whether the request's If-None-Match names the state ETag `etag` (without its pass),
+    with or without a pass of its own, or is `*`."""
     wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
-    return {tag.strip('"').rpartition(".")[2] for tag in etags(wanted) if tag.count(".") == 2}
+    if wanted.strip() == "*":
+        return bool(wanted)
+    return any(f'"{".".join(parts[:3])}"' == etag for parts in _state_tags())
 
 
 def not_modified(etag: str) -> bool:

@@ -15,17 +15,20 @@ PLAYER_ID = "wordle.player_id"  # the caller, for the request's log line
 CALLER = "wordle.caller"  # the caller's record as authentication read it (for the Where header)
 
 
-def caller(service: Service, *, contact: bool = True, consistent: bool = True) -> PlayerRecord:
+def caller(
+    service: Service, *, contact: bool = True, consistent: bool = True, budget: bool = True
+) -> PlayerRecord:
     """The player whose bearer token the request carries (401 otherwise), within the route's
     per-token budget (429 otherwise; bots have none). The request is contact (D9) unless the
     route stamps it itself (`contact=False`: the tournament routes). `consistent=False`: the
-    player may be read eventually consistently (Players.authenticate: the state poll)."""
+    player may be read eventually consistently (Players.authenticate: the state poll).
+    `budget=False`: this request has spent its budget already (a poll pass's)."""
     environ = request.environ  # one look-up of the request's context, not three
     header = environ.get("HTTP_AUTHORIZATION")
     player = service.players.authenticate(header, consistent=consistent)
     environ[PLAYER_ID] = player.id
     environ[CALLER] = player
-    if not player.bot:
+    if budget and not player.bot:
         spend_token_budget(service, player.id)
     if contact:
         service.contact(player)

@@ -10,6 +10,7 @@ from api.service.history import PlayerHistory
 from api.service.leaderboards import Leaderboards
 from api.service.matchmaking import Matchmaking
 from api.service.players import Players
+from api.service.poll_passes import PollPasses
 from api.service.sweep import SweepReport, sweep
 from api.service.tournaments import Tournaments
 from api.storage.records import PlayerRecord
@@ -26,6 +27,7 @@ class Service:
         self.history = PlayerHistory(ctx)
         self.leaderboards = Leaderboards(ctx)
         self.contacts = Contacts(ctx, lobby_contact=self.queue.heard_from)
+        self.passes = PollPasses(ctx.settings.poll_pass_key)
 
     def contact(self, player: PlayerRecord) -> None:
         """D9: the server heard from `player` (see api/service/contact.py). Every authenticated

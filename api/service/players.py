@@ -85,13 +85,7 @@ class Players:
         and an old token may still poll for as long as a replica lags behind its rotation or
         sign-out (docs/decisions.md, "Reading the token's player").
         """
-        scheme, _, token = (header or "").strip().partition(" ")
-        if scheme.lower() != "bearer":
-            raise errors.Unauthorized("send 'Authorization: Bearer <token>'")
-        player_id, dot, secret = token.strip().partition(".")
-        if not dot or not is_id(player_id, "p") or not TOKEN_SECRET.fullmatch(secret):
-            raise errors.InvalidToken("malformed token")
-        hashed = _hash(secret)
+        player_id, hashed = bearer(header)
         if not consistent:
             found = guarded(lambda: self.ctx.repo.get_player(player_id, consistent=False))
             if found is not None and _holds(found, hashed):
@@ -194,6 +188,18 @@ def profile(player: PlayerRecord) -> dict[str, Any]:
         "bot": player.bot,
         "where": where(player),
     }
+
+
+def bearer(header: str | None) -> tuple[str, str]:
+    """The player id and the hash of the secret of an `Authorization: Bearer <player id>.<secret>`
+    header (the scheme in any case, RFC 7235), read without storage; 401 if malformed."""
+    scheme, _, token = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer":
+        raise errors.Unauthorized("send 'Authorization: Bearer <token>'")
+    player_id, dot, secret = token.strip().partition(".")
+    if not dot or not is_id(player_id, "p") or not TOKEN_SECRET.fullmatch(secret):
+        raise errors.InvalidToken("malformed token")
+    return player_id, _hash(secret)
 
 
 def _holds(player: PlayerRecord, hashed: str) -> bool:

@@ -51,8 +51,20 @@ class Snapshot:
         """The state's entity tag for a viewer at `place` (the Where header's text): the phase
         flips from intro to duels by time alone, without a new version, and a viewer who was
         moved (seated in a new tournament, put out) must not get a 304."""
-        phase = self.tournament.phase(self.now)
-        return f'"{self.record.version}.{phase}.{where.fingerprint(place)}"'
+        return self.etag_at(where.fingerprint(place))
+
+    def etag_at(self, fingerprint: str) -> str:
+        """The same, for the position whose Where fingerprint is `fingerprint`."""
+        return f'"{self.record.version}.{self.tournament.phase(self.now)}.{fingerprint}"'
+
+    def plays_on(self, player_id: str) -> bool:
+        """Whether `player_id` still plays in this tournament (not out, not left, not over):
+        the only viewer a poll pass is issued to (api/service/poll_passes.py)."""
+        t = self.tournament
+        if t.finished_at is not None:
+            return False
+        me = next((p for p in t.players if p.id == player_id), None)
+        return me is not None and me.alive and me.left_at is None
 
 
 def displayed(record: TournamentRecord) -> Tournament:
@@ -241,13 +253,33 @@ class Tournaments:
 
     # ------------------------------------------------------------------ requests
 
-    def state(self, player: PlayerRecord, tournament_id: str, seen: int | None = None) -> Snapshot:
+    def state(
+        self,
+        player: PlayerRecord,
+        tournament_id: str,
+        seen: int | None = None,
+        snapshot: Snapshot | None = None,
+    ) -> Snapshot:
         """The tournament at now, for one of its players; `view` makes their state of it (a
-        poll answered 304 needs none). `seen`: the version of the client's ETag (`advance`)."""
-        snapshot = self.advance(tournament_id, seen=seen)
+        poll answered 304 needs none). `seen`: the version of the client's ETag (`advance`);
+        `snapshot`: the tournament already advanced by this request (`unchanged_for`)."""
+        snapshot = snapshot or self.advance(tournament_id, seen=seen)
         self._participant(snapshot, player)
         self._touch(snapshot, player.id)
         return snapshot
+
+    def unchanged_for(
+        self, player_id: str, tournament_id: str, seen: int, named: str
+    ) -> tuple[bool, Snapshot]:
+        """A poll by the holder of a valid poll pass, not yet read: whether the state is the
+        one its ETag `named` (without the pass) names and the player still plays on, then
+        counted as contact (D9); with the advanced tournament, for `state` otherwise."""
+        snapshot = self.advance(tournament_id, seen=seen)
+        fingerprint = named.strip('"').rpartition(".")[2]
+        if not snapshot.plays_on(player_id) or snapshot.etag_at(fingerprint) != named:
+            return False, snapshot
+        self._touch(snapshot, player_id)
+        return True, snapshot
 
     def view(self, snapshot: Snapshot, player: PlayerRecord) -> dict[str, Any]:
         view = views.tournament_view(displayed(snapshot.record), player.id, snapshot.now)

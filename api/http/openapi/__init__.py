@@ -27,12 +27,16 @@ DUEL_PATTERN = DUEL_ID.pattern
 _WHERE_HEADER = {
     "schema": {"type": "string"},
     "description": "The caller's position (schema Where) as compact JSON; on every "
-    "authenticated GET, so that a client on any screen can route from it.",
+    "authenticated GET, so that a client on any screen can route from it (except a state's 304 "
+    "answered by its poll pass: the position is the one its ETag names).",
 }
 _STATE_HEADERS = {
     "ETag": {
         "schema": {"type": "string"},
-        "description": "Built from the state's version, its phase and the caller's position.",
+        "description": "Opaque: built from the state's version, its phase and the caller's "
+        "position and, while the caller plays on, a poll pass bound to their token that lets the "
+        "next 304 skip reading their player for 30 s (docs/client.md). Send the last one back "
+        "exactly as given.",
     },
     "Poll-Interval": {
         "schema": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]{1,3})?$"},
