@@ -18,14 +18,18 @@ def etags(header: str) -> set[str]:
 def _state_tags() -> list[list[str]]:
     """The state ETags the request's If-None-Match names, each as its parts: version, phase,
     Where fingerprint and, when it carries one, its poll pass (api/service/poll_passes.py)."""
-    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH")
+    if not wanted:
+        return []
     return [parts for tag in etags(wanted) if 3 <= len(parts := tag.strip('"').split(".")) <= 4]
 
 
 def seen_version() -> int | None:
     """The newest tournament version the request's If-None-Match names (a state's ETag is
     `"<version>.<phase>.<where>[.<pass>]"`), or None: what the client has already been shown."""
-    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH")
+    if not wanted:
+        return None
     found = [
         int(head)
         for tag in etags(wanted)
@@ -49,9 +53,11 @@ def named_passes() -> list[tuple[str, str]]:
 def names_state(etag: str) -> bool:
     """Whether the request's If-None-Match names the state ETag `etag` (without its pass),
     with or without a pass of its own, or is `*`."""
-    wanted = request.environ.get("HTTP_IF_NONE_MATCH", "")
+    wanted = request.environ.get("HTTP_IF_NONE_MATCH")
+    if not wanted:
+        return False
     if wanted.strip() == "*":
-        return bool(wanted)
+        return True
     return any(f'"{".".join(parts[:3])}"' == etag for parts in _state_tags())
 
 

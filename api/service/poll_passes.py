@@ -18,7 +18,6 @@ each process draws its own, so a pass saves the read only where it was issued.
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 import re
 import secrets
@@ -79,6 +78,5 @@ class PollPasses:
         return Holder(player_id, kind == "b")
 
     def _mac(self, *parts: str) -> str:
-        message = "\n".join(parts).encode()
-        digest = hmac.new(self._key, message, hashlib.sha256).digest()[:_MAC_BYTES]
+        digest = hmac.digest(self._key, "\n".join(parts).encode(), "sha256")[:_MAC_BYTES]
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
