@@ -101,8 +101,9 @@ def _run(args: argparse.Namespace, store: Settings) -> int:
             f"read units per poll: {per_poll:.3f}, of which {beat:.3f} this one instance's "
             f"heartbeat (spread over all of an instance's requests at scale); the poll's own "
             f"{per_poll - beat:.3f}, a poll naming its state {statistics.mean(named):.3f} "
-            f"(the token's player and the tournament eventually consistent, 0.5 each; a first "
-            f"poll reads both strongly, a moved position the player again; goal <= 1.0)"
+            f"(unchanged, answered by its poll pass: the tournament eventually consistent, 0.5; "
+            f"changed: the token's player too, 0.5; a first poll reads both strongly, a moved "
+            f"position the player again; goal <= 1.0)"
         )
     print_sizes(sizes)
     history.run(repo, tid)
