@@ -9,6 +9,7 @@ import itertools
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from flask import Flask, jsonify
 
@@ -54,7 +55,7 @@ def poll_speed(polls: int, rate_limits: bool = False) -> tuple[float, float, flo
     # A player whose poll budget ran out (the clock stands still) answers 429, without an ETag.
     etags = [(h, client.get(url, headers=h).headers.get("ETag")) for h in headers]
     unchanged = [{**h, "If-None-Match": etag} for h, etag in etags if etag is not None]
-    kinds = {
+    kinds: dict[str, Callable[[], int]] = {
         "poll": lambda: client.get(url, headers=headers[next(turn) % len(headers)]).status_code,
         "304": lambda: client.get(url, headers=unchanged[next(turn) % len(unchanged)]).status_code,
         "bare": lambda: bare_client.get("/state").status_code,

@@ -53,7 +53,9 @@ class Units:
     read from such a JSON with --units."""
 
     poll_ms: float = 10.0
-    poll_read_units: float = 1.0  # the token's player and the tournament, 0.5 each (eventual)
+    # Eventually consistent reads: the tournament, 0.5, and the token's player, 0.5, unless
+    # its poll pass answers an unchanged state (runs I1 and I2: 0.673 and 0.666).
+    poll_read_units: float = 0.67
     poll_log_bytes: float = 3.0  # one successful read in 100 is logged
     guess_ms: float = 24.0
     guess_read_units: float = 2.0
