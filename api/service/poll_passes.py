@@ -39,6 +39,8 @@ class Holder:
 class PollPasses:
     def __init__(self, key: str | None = None) -> None:
         self._key = key.encode() if key else secrets.token_bytes(32)
+        # What /v1/health reports: whether every instance honours this one's passes.
+        self.scope = "shared" if key else "per_process"
 
     def issue(
         self,

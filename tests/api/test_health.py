@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.config import Settings
 from api.service.health import DOUBT_EVERY_MS, RETRY_EVERY_MS, WRITE_EVERY_MS
 from api.storage.memory import InMemoryRepository
 from api.storage.repository import DISK_FULL, THROTTLED, UNREACHABLE, Repository, Unavailable
@@ -33,6 +34,14 @@ def test_health_names_the_store_and_the_table(
     assert body["table"] == getattr(repo, "table_name", None)
     assert (body["table"] is None) == (body["store"] == "memory")
     assert body["written_at"] == body["time"]  # the first check writes
+    assert body["poll_passes"] == "per_process"  # no WT_POLL_PASS_KEY in the tests
+
+
+def test_health_says_whether_poll_passes_are_shared(make_app: Any, clock: FakeClock) -> None:
+    """docs/deploy.md: a stage without WT_POLL_PASS_KEY still works, but each instance
+    honours only its own passes; the health check shows which it is."""
+    shared = make_app(InMemoryRepository(), settings=Settings(poll_pass_key="k" * 32))
+    assert shared.test_client().get("/v1/health").get_json()["poll_passes"] == "shared"
 
 
 # ---------------------------------------------------------------------------- a store that fails

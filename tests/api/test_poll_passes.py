@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from api.config import Settings
 from api.service.poll_passes import PASS_MS, PollPasses
 from api.storage.memory import InMemoryRepository
 from api.storage.metering.meter import Meter
@@ -192,3 +193,11 @@ def test_poll_passes_spend_the_poll_budget(make_app: Any, clock: FakeClock) -> N
             break
     assert statuses[-1] == 429 and len(statuses) < 600
     assert statuses.count(304) > statuses.count(200)  # mostly answered by the pass
+
+
+def test_the_pass_key_comes_from_the_environment_and_a_short_one_is_refused() -> None:
+    assert Settings.from_env({"WT_POLL_PASS_KEY": "k" * 32}).poll_pass_key == "k" * 32
+    assert Settings.from_env({}).poll_pass_key is None
+    with pytest.raises(ValueError, match="WT_POLL_PASS_KEY"):
+        Settings.from_env({"WT_POLL_PASS_KEY": "short"})
+    assert "k" * 32 not in repr(Settings(poll_pass_key="k" * 32))  # never in a log line

@@ -86,7 +86,7 @@ SCHEMAS: JSON = {
     },
     "Health": {
         "type": "object",
-        "required": ["status", "time", "store", "table", "written_at"],
+        "required": ["status", "time", "store", "table", "written_at", "poll_passes"],
         "properties": {
             "status": {"const": "ok"},
             "written_at": {
@@ -103,6 +103,13 @@ SCHEMAS: JSON = {
                 "DynamoDB Local or moto (local stacks), or the tests' in-memory fake.",
             },
             "table": {**NULLABLE_STR, "description": "The DynamoDB table (none in memory)."},
+            "poll_passes": {
+                "enum": ["shared", "per_process"],
+                "description": "Whether the poll passes in state ETags are signed with the "
+                "deployment's WT_POLL_PASS_KEY (`shared`: any instance honours any instance's) "
+                "or with a key this process drew (`per_process`: only the instance that issued "
+                "a pass honours it, so polls cost what they would without passes).",
+            },
         },
     },
     "Language": {

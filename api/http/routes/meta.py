@@ -33,7 +33,12 @@ def install(app: Flask, service: Service) -> None:
             # Logged with the request (api/http/app.py); not "noticed": it is the check itself.
             request.environ[logs.FAILURE] = (exc.cause, str(exc)[:300])
             raise failure from None
-        body = {"status": "ok", "time": service.ctx.now(), **repo.describe()}
+        body = {
+            "status": "ok",
+            "time": service.ctx.now(),
+            **repo.describe(),
+            "poll_passes": service.passes.scope,
+        }
         return jsonify({**body, "written_at": written})
 
     @app.get("/v1/languages")
