@@ -44,10 +44,14 @@ def seen_places() -> set[str]:
     return {parts[2] for parts in _state_tags()}
 
 
-def named_passes() -> list[tuple[str, str]]:
+def named_passes() -> list[tuple[str, str, str]]:
     """The state ETags of the If-None-Match that carry a poll pass, each as its ETag without
-    the pass (`"<version>.<phase>.<where>"`) and the pass."""
-    return [(f'"{".".join(parts[:3])}"', parts[3]) for parts in _state_tags() if len(parts) == 4]
+    the pass (`"<version>.<phase>.<where>"`), its Where fingerprint and the pass."""
+    return [
+        (f'"{".".join(parts[:3])}"', parts[2], parts[3])
+        for parts in _state_tags()
+        if len(parts) == 4
+    ]
 
 
 def names_state(etag: str) -> bool:

@@ -47,14 +47,11 @@ class Snapshot:
     def tournament(self) -> Tournament:
         return self.record.tournament
 
-    def etag(self, place: str) -> str:
-        """The state's entity tag for a viewer at `place` (the Where header's text): the phase
-        flips from intro to duels by time alone, without a new version, and a viewer who was
-        moved (seated in a new tournament, put out) must not get a 304."""
-        return self.etag_at(where.fingerprint(place))
-
-    def etag_at(self, fingerprint: str) -> str:
-        """The same, for the position whose Where fingerprint is `fingerprint`."""
+    def etag(self, fingerprint: str) -> str:
+        """The state's entity tag, without a poll pass, for a viewer at the position whose Where
+        fingerprint is `fingerprint`: the phase flips from intro to duels by time alone, without
+        a new version, and a viewer who was moved (seated in a new tournament, put out) must not
+        get a 304."""
         return f'"{self.record.version}.{self.tournament.phase(self.now)}.{fingerprint}"'
 
     def plays_on(self, player_id: str) -> bool:
@@ -269,14 +266,14 @@ class Tournaments:
         return snapshot
 
     def unchanged_for(
-        self, player_id: str, tournament_id: str, seen: int, named: str
+        self, player_id: str, tournament_id: str, seen: int, named: str, fingerprint: str
     ) -> tuple[bool, Snapshot]:
         """A poll by the holder of a valid poll pass, not yet read: whether the state is the
-        one its ETag `named` (without the pass) names and the player still plays on, then
-        counted as contact (D9); with the advanced tournament, for `state` otherwise."""
+        one its ETag `named` (without the pass, at position `fingerprint`) names and the player
+        still plays on, then counted as contact (D9); with the advanced tournament, for `state`
+        otherwise."""
         snapshot = self.advance(tournament_id, seen=seen)
-        fingerprint = named.strip('"').rpartition(".")[2]
-        if not snapshot.plays_on(player_id) or snapshot.etag_at(fingerprint) != named:
+        if not snapshot.plays_on(player_id) or snapshot.etag(fingerprint) != named:
             return False, snapshot
         self._touch(snapshot, player_id)
         return True, snapshot

@@ -14,10 +14,12 @@ from api.config import Settings
 from api.service.poll_passes import PASS_MS, PollPasses
 from api.storage.memory import InMemoryRepository
 from api.storage.metering.meter import Meter
+from api.storage.repository import Repository
 from tests.api.clock import FakeClock
-from tests.api.conftest import T0, game_for
+from tests.api.conftest import EVERY_STORE, T0, TIMING, game_for
 from tests.api.etags import without_pass
 from tests.api.game import Game, Player
+from tests.api.repos import CountingRepo
 from tests.api.words import fillers
 
 PID, HASH, TID, WHERE = "p_0123456789abcdef", "ab" * 32, "t_0123456789abcdef", "1d177e24"
@@ -104,6 +106,33 @@ def test_an_unchanged_state_is_answered_without_reading_the_player(
     answer, read = player_reads(meter, lambda: poll(game, players[0], tid, etag))
     assert answer.status_code == 304 and read == 0.0
     assert answer.headers["ETag"] == etag and float(answer.headers["Poll-Interval"]) > 0
+
+
+@EVERY_STORE
+def test_a_pass_answers_without_reading_the_player_on_every_store(
+    make_app: Any, clock: FakeClock, repo: Repository
+) -> None:
+    counting = CountingRepo(repo)
+    game = game_for(make_app(counting), clock, counting)
+    tid, players = game.start_tournament()
+    clock.set(poll(game, players[0], tid).get_json()["phase_deadline"])
+    etag = poll(game, players[0], tid).headers["ETag"]
+    counting.reset()
+    answer = poll(game, players[0], tid, etag)
+    assert answer.status_code == 304 and answer.headers["ETag"] == etag
+    assert counting.calls_to("get_player") == 0 and counting.calls_to("get_tournament") == 1
+
+
+def test_d9_a_poll_answered_by_its_pass_is_contact(make_app: Any, clock: FakeClock) -> None:
+    """A player who only ever polls with passes is heard from (D9): never taken as gone."""
+    game, tid, players = started(make_app, clock)
+    me = players[0]
+    etag = poll(game, me, tid).headers["ETag"]
+    clock.advance(TIMING.contact_interval_ms + 1)  # within the pass's life and the turn
+    answer = poll(game, me, tid, etag)
+    assert answer.status_code == 304 and answer.headers["ETag"] == etag  # by the pass
+    mine = next(p for p in game.stored(tid).players if p.id == me.id)
+    assert mine.last_contact == clock.ms
 
 
 def test_a_changed_state_reads_the_player_and_gets_a_new_pass(

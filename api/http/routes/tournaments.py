@@ -40,7 +40,7 @@ class Position:
         self.place = where.where(player, snapshot.tournament)
         self.text = where.header(self.place)
         self.fingerprint = where.fingerprint(self.text)
-        self.state_etag = snapshot.etag_at(self.fingerprint)  # without the pass
+        self.state_etag = snapshot.etag(self.fingerprint)  # without the pass
         self.etag = self.state_etag
         if snapshot.plays_on(player.id):
             issued = passes.issue(
@@ -94,26 +94,24 @@ def install(app: Flask, service: Service) -> None:
             return None
         player_id, token_hash = bearer(request.environ.get("HTTP_AUTHORIZATION"))
         now = service.ctx.now()
-        for state_etag, text in named:
-            fingerprint = state_etag.strip('"').rpartition(".")[2]
+        for state_etag, fingerprint, text in named:
             holder = service.passes.holder(
                 text, player_id, token_hash, tournament_id, fingerprint, now
             )
-            if holder is not None:
-                break
-        else:
-            return None
-        request.environ[PLAYER_ID] = player_id
-        if not holder.bot:
-            spend_token_budget(service, player_id)
-        unchanged, snapshot = service.tournaments.unchanged_for(
-            player_id, tournament_id, seen, state_etag
-        )
-        if not unchanged:
-            return snapshot
-        viewer = polling.Viewer(player_id, None, watching)  # plays on: no group advice
-        advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
-        return Response(status=304, headers=_headers(f'{state_etag[:-1]}.{text}"', advice))
+            if holder is None:
+                continue
+            request.environ[PLAYER_ID] = player_id
+            if not holder.bot:
+                spend_token_budget(service, player_id)
+            unchanged, snapshot = service.tournaments.unchanged_for(
+                player_id, tournament_id, seen, state_etag, fingerprint
+            )
+            if not unchanged:
+                return snapshot
+            viewer = polling.Viewer(player_id, None, watching)  # plays on: no group advice
+            advice = polling.poll_after_ms(snapshot.tournament, viewer, snapshot.now)
+            return Response(status=304, headers=_headers(f'{state_etag[:-1]}.{text}"', advice))
+        return None
 
     @app.get("/v1/tournaments/<id(t):tournament_id>/state")
     def tournament_state(tournament_id: str) -> Response:
