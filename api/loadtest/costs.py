@@ -77,8 +77,27 @@ def costs(
         }
     cpu = [s.cpu_ms for s in answered]
     found["lambda_by_memory"] = by_memory
+    found["by_front_door"] = {
+        door: _summary(found if at == prices else _costs(harness, served, at, meter))
+        for door, at in front_doors(prices).items()
+    }
     found["cpu_ms_per_request"] = sum(cpu) / len(cpu) if cpu else None
     return found
+
+
+def front_doors(prices: PriceModel) -> dict[str, PriceModel]:
+    """The same requests behind each way into the function: API Gateway's HTTP API (as
+    deployed) and a Lambda function URL, which has no per-request charge of its own (the
+    invocation's $0.20 a million is Lambda's, in both)."""
+    return {"api_gateway": prices, "function_url": replace(prices, api_gateway_per_request=0.0)}
+
+
+def _summary(found: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "measured_usd": found["measured"]["usd"]["total"],
+        "naive_usd": found["naive"]["usd"]["total"],
+        "naive_over_measured": found["naive_over_measured"],
+    }
 
 
 def _costs(

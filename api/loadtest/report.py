@@ -283,6 +283,14 @@ def summary(report: dict[str, Any]) -> str:
                 f"${row['measured_usd']['lambda']:.5f}, total ${row['measured_usd']['total']:.5f}, "
                 f"naive ${row['naive_usd']:.5f}: {row['naive_over_measured']:.2f}×"
             )
+        doors = cost.get("by_front_door", {})
+        if "function_url" in doors:
+            door = doors["function_url"]
+            lines.append(
+                f"  behind a Lambda function URL instead (no gateway charge): measured "
+                f"${door['measured_usd']:.5f}, naive ${door['naive_usd']:.5f}: "
+                f"{door['naive_over_measured']:.2f}×"
+            )
     lines.append("targets:")
     for name, entry in report["targets"].items():
         met = {True: "met", False: "MISSED", None: "n/a"}[entry["met"]]

@@ -36,6 +36,8 @@ from api.storage.metering.traffic import TABLE, KeyRate, index_names
 
 PLAY_PHASES = ("play", "after", "group")
 SWEEP_LIMIT = 500  # due tournaments one sweep advances (Service.sweep)
+# Lambda's synchronous invocation rate: 10 requests a second per unit of concurrency quota.
+INVOCATIONS_PER_CONCURRENCY = 10
 
 
 @dataclass
@@ -85,6 +87,13 @@ class Scaled:
     def lambda_concurrency(self) -> float:
         memory = self.prices.lambda_memory_mb
         return (self.api.lambda_ms(memory) + self.sweep.lambda_ms(memory)) / 1000
+
+    @property
+    def lambda_concurrency_quota(self) -> float:
+        """The account's concurrency quota this load needs: Lambda also caps synchronous
+        invocations at 10 a second per unit of that quota, which short requests reach first."""
+        invocations = self.api.requests + 1 / 60  # the sweep: once a minute
+        return max(self.lambda_concurrency, invocations / INVOCATIONS_PER_CONCURRENCY)
 
     def bill_per_hour(self) -> dict[str, float]:
         api, sweep, prices = self.api, self.sweep, self.prices
@@ -233,6 +242,7 @@ def report(s: Scaled) -> dict[str, Any]:
         "players": s.players,
         "requests_per_s": round(s.api.requests, 1),
         "lambda_concurrency": round(s.lambda_concurrency, 1),
+        "lambda_concurrency_quota": round(s.lambda_concurrency_quota, 1),
         "lambda_ms_per_request": round(
             s.api.lambda_ms(s.prices.lambda_memory_mb) / max(s.api.requests, 1e-9), 2
         ),

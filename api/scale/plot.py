@@ -21,6 +21,8 @@ def draw(results: Sequence[dict[str, Any]], path: Path) -> None:
 
     load.plot(players, [f["requests_per_s"] for f in results], "o-", label="API Gateway requests/s")
     load.plot(players, [f["lambda_concurrency"] for f in results], "s-", label="Lambda concurrency")
+    quota = [f["lambda_concurrency_quota"] for f in results]
+    load.plot(players, quota, "^:", label="Lambda concurrency quota (10 invocations/s each)")
     load.axhline(API_GATEWAY_DEFAULT_RPS, color="C0", ls="--", lw=1, label="default rps quota")
     load.axhline(LAMBDA_DEFAULT_CONCURRENCY, color="C1", ls="--", lw=1, label="default concurrency")
     for f in results:

@@ -6,6 +6,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from api.cli.loadtest import run_loadtest
 from api.config import Settings
 from api.loadtest.prices import Bill, PriceModel
@@ -56,6 +58,17 @@ def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Pa
         # these 3 s turns the advice comes about as often as every second).
         assert cost["naive"]["usage"]["write_units"] > cost["measured"]["usage"]["write_units"]
         assert cost["naive"]["usd"]["total"] > 0 and cost["measured"]["usd"]["total"] > 0
+        # Behind a function URL the same requests lose the gateway's charge, nothing else.
+        doors = cost["by_front_door"]
+        assert doors["api_gateway"]["measured_usd"] == cost["measured"]["usd"]["total"]
+        gateway = cost["measured"]["usd"]["api_gateway"]
+        assert gateway > 0
+        assert doors["function_url"]["measured_usd"] == pytest.approx(
+            cost["measured"]["usd"]["total"] - gateway
+        )
+        assert doors["function_url"]["naive_usd"] == pytest.approx(
+            cost["naive"]["usd"]["total"] - cost["naive"]["usd"]["api_gateway"]
+        )
         # Logs are priced from the lines the app wrote: the requests that changed something
         # (players, groups, guesses) have one each; a successful poll rarely does.
         logged = {r.label: r.log_bytes for r in served}
@@ -66,6 +79,7 @@ def test_short_loadtest_counts_match_the_requests_the_server_served(tmp_path: Pa
         assert sum(b > 0 for b in polls) <= len(polls) // 10 + 3  # sampled, 1 in 100
         json.dumps(report)  # the JSON file's content
         assert "server counted" in summary(report)
+        assert "behind a Lambda function URL instead" in summary(report)
         plot(harness, tmp_path / "latency.png")
         assert (tmp_path / "latency.png").stat().st_size > 10_000
     finally:

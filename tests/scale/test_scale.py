@@ -68,6 +68,14 @@ def test_a_shard_carries_its_share_of_the_family_and_an_item_its_own_load(runs: 
     assert 0.5 < ratio < 0.6  # twice the shards: half the load each, a little more imbalance
 
 
+def test_the_concurrency_quota_covers_lambdas_invocation_rate_too(runs: Any) -> None:
+    s = scaled(runs, 20_000)
+    # Requests of a few milliseconds: 10 invocations a second per unit of quota binds first.
+    assert s.lambda_concurrency_quota == pytest.approx((s.api.requests + 1 / 60) / 10)
+    assert s.lambda_concurrency_quota > s.lambda_concurrency
+    assert report(s)["lambda_concurrency_quota"] == round(s.lambda_concurrency_quota, 1)
+
+
 def test_the_queue_is_measured_at_full_size(runs: Any) -> None:
     _, queue = runs
     fill = [k for k in scaled(runs, 20_000).keys if k.index == OPEN_INDEX]

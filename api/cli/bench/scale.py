@@ -117,7 +117,8 @@ def print_figures(f: dict[str, Any]) -> None:
     print(f"  API Gateway: {f['requests_per_s']:,.0f} requests/s")
     print(
         f"  Lambda: {f['lambda_concurrency']:,.0f} concurrent executions "
-        f"({f['lambda_ms_per_request']} ms a request); "
+        f"({f['lambda_ms_per_request']} ms a request), a concurrency quota of "
+        f"{f['lambda_concurrency_quota']:,.0f} for the invocation rate (10/s per unit); "
         f"the sweep finds ~{f['sweep_due_per_run']:,} due a run"
     )
     print(
