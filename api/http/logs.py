@@ -13,6 +13,8 @@ import time
 import zlib
 from typing import Any
 
+# The warning of an instance started without the deployment's poll pass key (api/lambda_app.py).
+POLL_PASS_KEY_MISSING = "poll passes per process"
 SLOW_MS = 500.0  # a request this slow is logged whatever it was (as a warning)
 READ_SAMPLE = 100  # one successful read in this many is logged at info (by request id)
 FAILURE = "wordle.failure"  # the environ's (cause, error) of a 503, logged with the request

@@ -9,6 +9,8 @@ import io
 import json
 import logging
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -176,6 +178,31 @@ def test_the_5xx_filter_matches_the_request_lines(log_lines: io.StringIO) -> Non
     pattern = filter_patterns()["ServerErrorsFilter"]
     assert not matches(pattern, ok)
     assert matches(pattern, down)
+
+
+def test_an_instance_without_the_poll_pass_key_logs_the_line_its_alarm_counts() -> None:
+    """The entry point warns once as it is imported (a cold start) when WT_POLL_PASS_KEY is not
+    set, and the `poll-pass-key` alarm's filter counts that line; with the key it says
+    nothing."""
+    pattern = filter_patterns()["PollPassKeyMissingFilter"]
+    alarm = alarms()["PollPassKeyMissingAlarm"]
+    assert alarm["MetricName"] == "PollPassKeyMissing"
+    env = {"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "WT_TABLE": "t"}
+
+    def cold_start(extra: dict[str, str]) -> list[dict[str, Any]]:
+        done = subprocess.run(
+            [sys.executable, "-c", "import api.lambda_app"],
+            cwd=ROOT,
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
+
+    (warned,) = [e for e in cold_start({}) if matches(pattern, e)]
+    assert warned["level"] == "warning" and warned["setting"] == "WT_POLL_PASS_KEY"
+    assert not any(matches(pattern, e) for e in cold_start({"WT_POLL_PASS_KEY": "k" * 32}))
 
 
 # ---------------------------------------------------------------------------- Lambda's lines
