@@ -78,25 +78,25 @@ def costs(
     cpu = [s.cpu_ms for s in answered]
     found["lambda_by_memory"] = by_memory
     found["by_front_door"] = {
-        door: _summary(found if at == prices else _costs(harness, served, at, meter))
-        for door, at in front_doors(prices).items()
+        "api_gateway": _door(found, with_gateway=True),
+        "function_url": _door(found, with_gateway=False),
     }
     found["cpu_ms_per_request"] = sum(cpu) / len(cpu) if cpu else None
     return found
 
 
-def front_doors(prices: PriceModel) -> dict[str, PriceModel]:
-    """The same requests behind each way into the function: API Gateway's HTTP API (as
-    deployed) and a Lambda function URL, which has no per-request charge of its own (the
-    invocation's $0.20 a million is Lambda's, in both)."""
-    return {"api_gateway": prices, "function_url": replace(prices, api_gateway_per_request=0.0)}
-
-
-def _summary(found: dict[str, Any]) -> dict[str, Any]:
+def _door(found: dict[str, Any], with_gateway: bool) -> dict[str, Any]:
+    """Both bills behind API Gateway's HTTP API (as deployed) or behind a Lambda function URL,
+    which has no per-request charge of its own (the invocation's $0.20 a million is Lambda's,
+    in both): the same bills without their gateway charge."""
+    usd = {policy: found[policy]["usd"] for policy in ("measured", "naive")}
+    measured, naive = (
+        bill["total"] - (0.0 if with_gateway else bill["api_gateway"]) for bill in usd.values()
+    )
     return {
-        "measured_usd": found["measured"]["usd"]["total"],
-        "naive_usd": found["naive"]["usd"]["total"],
-        "naive_over_measured": found["naive_over_measured"],
+        "measured_usd": measured,
+        "naive_usd": naive,
+        "naive_over_measured": naive / measured if measured else None,
     }
 
 

@@ -38,6 +38,7 @@ PLAY_PHASES = ("play", "after", "group")
 SWEEP_LIMIT = 500  # due tournaments one sweep advances (Service.sweep)
 # Lambda's synchronous invocation rate: 10 requests a second per unit of concurrency quota.
 INVOCATIONS_PER_CONCURRENCY = 10
+SWEEPS_PER_S = 1 / 60  # the scheduled sweep, once a minute
 
 
 @dataclass
@@ -92,7 +93,7 @@ class Scaled:
     def lambda_concurrency_quota(self) -> float:
         """The account's concurrency quota this load needs: Lambda also caps synchronous
         invocations at 10 a second per unit of that quota, which short requests reach first."""
-        invocations = self.api.requests + 1 / 60  # the sweep: once a minute
+        invocations = self.api.requests + SWEEPS_PER_S
         return max(self.lambda_concurrency, invocations / INVOCATIONS_PER_CONCURRENCY)
 
     def bill_per_hour(self) -> dict[str, float]:
@@ -110,7 +111,7 @@ class Scaled:
         dollars = bill.dollars(prices)
         # The sweep is invoked by EventBridge, not API Gateway: take its requests back out.
         dollars["api_gateway"] = api.requests * hour * prices.api_gateway_per_request
-        dollars["lambda"] += (1 / 60) * hour * prices.lambda_per_request
+        dollars["lambda"] += SWEEPS_PER_S * hour * prices.lambda_per_request
         dollars["total"] = sum(v for k, v in dollars.items() if k != "total")
         return dollars
 
@@ -178,7 +179,7 @@ def scale(
     if "queue" in queue_phases:
         api.add(queue_phases["queue"], queue_rate)
         by_phase["queue"].add(queue_phases["queue"], queue_rate)
-    sweep_runs = 1 / 60
+    sweep_runs = SWEEPS_PER_S
     # Once a minute the sweep finds the tournaments past a deadline that no poll has advanced
     # yet: the share the sample saw at any moment, of the live ones at N. It advances at most
     # SWEEP_LIMIT of them (the earliest); what the sample's sweeps did, per tournament advanced.
